@@ -601,7 +601,10 @@ class FileExtractor(DetailReader, CliReader):
             return
         if "stdout" in words and mac == "assert_eq" and len(parts) == 2 and not negated:
             # a program's output, compiled or interpreted: with no program
-            # in the assertion itself, the one program the test handled
+            # in the assertion itself, the one program the test handled;
+            # `stdout["schema"]` is a field of a JSON report, not an output
+            if any(len(p) > 1 and p[0][1] == "stdout" and p[1][1] == "[" for p in parts):
+                return
             text = [v for v in (self.eval(p, env) for p in parts) if isinstance(v, str)]
             if len(text) == 1 and not CODE_RE.match(text[0]):
                 if not progs and len(self.touched) == 1:

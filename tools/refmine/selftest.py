@@ -460,6 +460,16 @@ fn cli_exit_statuses_are_exit_details() {
         assert!(!ok);
     }
 }
+
+// `stdout["schema"]`: a field of another command's JSON report, not the
+// program's output (base_verifies#1 stays an accept)
+#[test]
+fn a_json_field_named_stdout_is_no_output() {
+    let out = Command::new(env!("CARGO_BIN_EXE_semaprax")).args(["report", "x.spx"]).output().unwrap();
+    let stdout: Value = serde_json::from_str(&String::from_utf8(out.stdout).unwrap()).unwrap();
+    assert!(codes(BASE).is_empty());
+    assert_eq!(stdout["schema"], "demo.report.v1");
+}
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
