@@ -668,8 +668,17 @@ parse_field_decl(Parser *p, bool payload)
 	Span start = parse_peek(p)->span;
 	if (parse_at(p, TOK_AT))
 		f.id = parse_id_attr(p);
+	Token *name_tok = parse_peek(p);
 	f.name = parse_name(p, payload ? "variant payload field name" : "record field name");
-	parse_expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
+	if (!payload && !p->panic && !parse_at(p, TOK_COLON) &&
+	    (parse_tok_is_word(p, name_tok, "invariant") || parse_tok_is_word(p, name_tok, "requires"))) {
+		/* `invariant x > 0,` inside the braces: the habit of languages
+		 * whose invariants are members */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after record field name");
+		diag_set_help(d, "a record's invariant is no field: write it after the record's closing `}` as `requires <condition>` (checked at every construction, `with` and field assignment)");
+	} else {
+		parse_expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
+	}
 	f.type = parse_type(p);
 	f.span = parse_span_from(p, start);
 	return f;
@@ -741,6 +750,13 @@ parse_record(Parser *p, Decl *d)
 		c.cond = parse_cond(p);
 		c.span = parse_span_from(p, c.span);
 		VEC_PUSH(inv, c);
+	}
+	if (!p->panic && parse_at_word(p, "invariant")) {
+		/* `} invariant lo <= hi`: the word other languages use */
+		Token *t = parse_peek(p);
+		Diag *dg = parse_error_at(p, t, DIAG_P104, "`invariant` is not a keyword; a record invariant is written `requires`");
+		diag_set_help(dg, "write `requires <condition>` after the record's `}`: it is checked at every construction, `with` and field assignment");
+		diag_add_fix(dg, t->span.start, t->span.end, "requires");
 	}
 	d->u.record.invariants = ARENA_COPY(p, Clause, inv);
 	d->u.record.ninvariants = inv.len;
@@ -1155,6 +1171,8 @@ item_habit(Parser *p, Token *t)
 		diag_set_help(d, "a test is a function, `@id(\"…\") fn test_name() -> i64 { … }` (0 passes), in a project's tests module: `semaprax test <dir>` runs them");
 	} else if (parse_tok_is_word(p, t, "impl")) {
 		diag_set_help(d, "methods are declared inside a `class Name { … }`, each taking `self` explicitly");
+	} else if (parse_tok_is_word(p, t, "invariant")) {
+		diag_set_help(d, "an invariant is written `requires <condition>` right after a record's `}` (records only); a class states contracts on its methods");
 	} else if (parse_tok_is_word(p, t, "requires") || parse_tok_is_word(p, t, "ensures")) {
 		diag_set_help(d, "an invariant (`requires` after the `}`) belongs to a record only; a class states contracts on its methods, and a function's come after its signature, before `{`");
 	} else {
