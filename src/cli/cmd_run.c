@@ -105,14 +105,14 @@ report(const char *path, DiagCode code, bool json, const char *help, const char 
 static void
 report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
 	Diag *d = diag_report(&s, code, NULL, "%s", msg);
+	free(msg);
 	if (help)
 		diag_set_help(d, "%s", help);
 	diag_emit_all(&s, json);

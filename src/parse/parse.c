@@ -80,11 +80,12 @@ verror(Parser *p, Span s, DiagCode code, const char *fmt, va_list ap)
 		return NULL;
 	p->panic = true;
 	p->had_error = true;
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);   /* whole: it may quote a name of any length */
 	if (p->in_use)
 		code = DIAG_G170;  /* every malformed `use` is G170, as the reference */
-	return diag_report(p->diags, code, &s, "%s", msg);
+	Diag *d = diag_report(p->diags, code, &s, "%s", msg);
+	free(msg);
+	return d;
 }
 
 Diag *
