@@ -115,6 +115,51 @@ parse_error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 }
 
 /*
+ * A C-style block comment (slash-star … star-slash) where a token was expected (qa29): there are no block comments
+ * (LANGUAGE.md §1.1), so the lexer reads `/` and `*` and the error is
+ * whatever those tokens break (P104 at an item, P201 in an expression, P106
+ * elsewhere; the reference's codes).  t is the offending token: a `/` with
+ * an adjacent `*` after it, or a `*` with an adjacent `/` before it.  Sets
+ * the help and, when the comment closes on its own line with nothing after
+ * it, the fix that rewrites it as a `//` comment.  True when t opens one.
+ */
+bool
+parse_block_comment_help(Parser *p, Diag *d, const Token *t)
+{
+	const Token *prev = p->pos > 0 && t == &p->toks[p->pos] ? &p->toks[p->pos - 1] : NULL;
+	uint32_t open;
+	if (t->kind == TOK_SLASH && t[1].kind == TOK_STAR && t[1].span.start == t->span.end)
+		open = t->span.start;
+	else if (t->kind == TOK_STAR && prev && prev->kind == TOK_SLASH && prev->span.end == t->span.start)
+		open = prev->span.start;
+	else
+		return false;
+	if (!d)
+		return true;
+	diag_set_help(d, "there are no block comments (`/* … */`); start each comment line with `//`");
+	size_t i = (size_t)open + 2;
+	while (i + 1 < p->len && p->src[i] != '\n' && !(p->src[i] == '*' && p->src[i + 1] == '/'))
+		i++;
+	if (i + 1 >= p->len || p->src[i] != '*')
+		return true;   /* it does not close on its line: no mechanical fix */
+	size_t close = i + 2, e = close;
+	while (e < p->len && (p->src[e] == ' ' || p->src[e] == '\t' || p->src[e] == '\r'))
+		e++;
+	if (e < p->len && p->src[e] != '\n' && !(e + 1 < p->len && p->src[e] == '/' && p->src[e + 1] == '/'))
+		return true;   /* code follows it on the line: `//` would swallow it (a `//` comment may) */
+	size_t a = (size_t)open + 2, b = i;
+	while (a < b && (p->src[a] == ' ' || p->src[a] == '\t'))
+		a++;
+	while (b > a && (p->src[b - 1] == ' ' || p->src[b - 1] == '\t'))
+		b--;
+	Buf text = {0};
+	buf_printf(&text, b > a ? "// %.*s" : "//", (int)(b - a), p->src + a);
+	diag_add_fix(d, open, (uint32_t)close, text.data);
+	buf_free(&text);
+	return true;
+}
+
+/*
  * Help the reference attaches to "expected …" errors, chosen by the
  * offending token: the indexing, ternary, cast, word-operator and macro
  * habits (reference `parse_decorate_expected`).
@@ -126,6 +171,8 @@ parse_decorate_expected(Parser *p, Diag *d)
 		return;
 	Token *t = parse_peek(p);
 	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
+	if (parse_block_comment_help(p, d, t))
+		return;
 	if (t->kind == TOK_LBRACKET)
 		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
@@ -1148,7 +1195,9 @@ item_habit(Parser *p, Token *t)
 		return;
 	}
 	Diag *d = parse_error_at(p, t, DIAG_P104, "expected `fn`");
-	if (parse_tok_is_word(p, t, "fun") || parse_tok_is_word(p, t, "func") || parse_tok_is_word(p, t, "function") ||
+	if (parse_block_comment_help(p, d, t)) {
+		/* the help and fix are set */
+	} else if (parse_tok_is_word(p, t, "fun") || parse_tok_is_word(p, t, "func") || parse_tok_is_word(p, t, "function") ||
 	    parse_tok_is_word(p, t, "def")) {
 		diag_set_help(d, "a function is `fn name(param: Type) -> Type { … }`");
 		diag_add_fix(d, s, e, "fn");

@@ -171,6 +171,7 @@ StrLit parse_strlit(Parser *p, const char *what);
 IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
+bool parse_block_comment_help(Parser *p, Diag *d, const Token *t);  /* a block comment met: help (+ fix) */
 bool parse_member_comma(Parser *p, const char *noun);
 /* The type a function body's tail is known to have from its tokens (the
  * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */
