@@ -604,7 +604,25 @@ parse_param(Parser *p)
 			diag_add_fix(d, parse_peek(p)->span.start, parse_space_end(p, parse_peek(p)->span.end, name->span.start), "");
 		return pr;
 	}
+	Token *name_tok = parse_peek(p);
 	pr.name = parse_name(p, "parameter name");
+	if (!p->panic && !parse_at(p, TOK_COLON) && parse_tok_is_word(p, name_tok, "self")) {
+		/* `fn get(self)`: the receiver's type is written like any parameter's (qa29) */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after parameter name");
+		if (p->class_name && p->class_tparams == 0) {
+			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s`, or `self: borrow %s` to read the instance without consuming it",
+			    p->class_name->s, p->class_name->s);
+			char fix[160];
+			snprintf(fix, sizeof fix, ": %.140s", p->class_name->s);
+			diag_add_fix(d, name_tok->span.end, name_tok->span.end, fix);
+		} else if (p->class_name) {
+			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s<…>` with the class's type parameters, or `self: borrow %s<…>`",
+			    p->class_name->s, p->class_name->s);
+		} else {
+			diag_set_help(d, "`self` is an ordinary parameter with a written type, and only a class's methods take one: declare the method inside `class Name { … }` with `self: Name`");
+		}
+		return pr;
+	}
 	parse_expect(p, TOK_COLON, "`:` after parameter name");
 	/* A mode word is a mode only when a type follows it. */
 	if (parse_peek_at(p, 1)->kind == TOK_IDENT || parse_peek_at(p, 1)->kind == TOK_LBRACKET) {
@@ -869,6 +887,10 @@ parse_class(Parser *p, Decl *d)
 			d->u.class_.parent_targs = parse_type_args(p, &d->u.class_.nparent_targs);
 	}
 	parse_expect(p, TOK_LBRACE, "`{` before class members");
+	const Name *outer_class = p->class_name;
+	int outer_tparams = p->class_tparams;
+	p->class_name = &d->u.class_.name;
+	p->class_tparams = d->u.class_.ntparams;
 	VEC(ClassMember) members = {0};
 	while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF)) {
 		ClassMember m;
@@ -891,6 +913,8 @@ parse_class(Parser *p, Decl *d)
 		m.span = parse_span_from(p, start);
 		VEC_PUSH(members, m);
 	}
+	p->class_name = outer_class;
+	p->class_tparams = outer_tparams;
 	parse_expect(p, TOK_RBRACE, "`}` after class members");
 	d->u.class_.members = ARENA_COPY(p, ClassMember, members);
 	d->u.class_.nmembers = members.len;

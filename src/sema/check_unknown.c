@@ -241,7 +241,19 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
 	const ImportFn *imp = NULL;
 	const Decl *iface = import_owner(S, name, &imp);
-	if (iface)
+	SymId type = sema_strmap_get(&S->type_names, name);
+	const Sym *ts = type >= 0 ? sema_sym(S, type) : NULL;
+	if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS) && ts->nom->nfields > 0)
+		/* `P(1)`: a record or class built like a call (qa29) */
+		diag_set_help(d, "`%s` is a %s, not a function: build it with braces, naming every field: `%s%s { %s: … }`", name,
+		    ts->kind == SK_CLASS ? "class" : "record", name, ts->ntparams ? "<…>" : "", ts->nom->fields[0].name);
+	else if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS))
+		diag_set_help(d, "`%s` is a %s, not a function: build it with braces, `%s%s {}`", name, ts->kind == SK_CLASS ? "class" : "record",
+		    name, ts->ntparams ? "<…>" : "");
+	else if (ts && ts->kind == SK_VARIANT && ts->nom->ncases > 0)
+		diag_set_help(d, "`%s` is a variant, not a function: build one of its cases with braces, such as `%s%s::%s %s`", name, name,
+		    ts->ntparams ? "<…>" : "", ts->nom->cases[0].name, ts->nom->cases[0].nfields > 0 ? "{ … }" : "{}");
+	else if (iface)
 		/* the reference calls only `import rust fn` imports, which are out of scope */
 		diag_set_help(d, "`%s` is an import of interface `%s`, and source cannot call an interface import: a resource names it as its finalizer (`drop import \"%.*s\";`); compute the value with a function of this module instead",
 		    name, iface->u.interface.name.s, imp->id.present ? (int)imp->id.value.len : 11, imp->id.present ? imp->id.value.s : "<import id>");
