@@ -236,6 +236,7 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	static const char *const vec_new[] = { "vec_new", "vec_empty", "vec_create", "vec_make", "new_vec", NULL };
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
 	static const char *const map_get[] = { "map_get", "map_lookup", "map_find", "map_at", NULL };
+	static const char *const lengths[] = { "len", "length", "size", "strlen", "count", "sizeof", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
 	static const char *const from_bytes[] = { "str_from_bytes", "string_from_bytes", "str_from_utf8", "string_from_utf8", "from_utf8",
 		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
@@ -263,6 +264,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "%s", help);
 	else if (in_list(to_string, name))
 		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
+	else if (in_list(lengths, name))
+		diag_set_help(d, "each type has its own length function: `string_len(s)` (bytes; `string_len_chars(s)` for characters), `str_len_bytes(view)`, `vec_len<T>(v)`, `map_len<K, V>(m)`, `set_len<K>(s)` and `byte_len(bytes)`; the collections' give a `usize`");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
 	else if (in_list(from_bytes, name))
