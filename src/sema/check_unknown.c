@@ -236,7 +236,7 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	static const char *const vec_new[] = { "vec_new", "vec_empty", "vec_create", "vec_make", "new_vec", NULL };
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
 	static const char *const map_get[] = { "map_get", "map_lookup", "map_find", "map_at", NULL };
-	static const char *const lengths[] = { "len", "length", "size", "strlen", "count", "sizeof", NULL };
+	static const char *const lengths[] = { "len", "length", "size", "strlen", "sizeof", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
 	static const char *const from_bytes[] = { "str_from_bytes", "string_from_bytes", "str_from_utf8", "string_from_utf8", "from_utf8",
 		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
