@@ -173,7 +173,8 @@ StrLit parse_strlit(Parser *p, const char *what);
 IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
-bool parse_block_comment_help(Parser *p, Diag *d, const Token *t);  /* a block comment met: help (+ fix) */
+bool parse_block_comment_help(Parser *p, Diag *d, const Token *t);  /* a block comment met: help (+ fix) (parse_habit.c) */
+void parse_item_habit(Parser *p, Token *t);   /* P104 at an item: habit help (parse_habit.c) */
 bool parse_member_comma(Parser *p, const char *noun);
 /* The type a function body's tail is known to have from its tokens (the
  * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */
