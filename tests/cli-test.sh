@@ -413,6 +413,10 @@ has "$tmp/out" '"stdout":[104,105]' "command envelope stdout bytes"
 set -- ; i=0; while [ $i -lt 17 ]; do set -- "$@" a; i=$((i + 1)); done
 expect 2 "run with 17 arguments" -- "$bin" run "$tmp/args.spx" -- "$@"
 printf 'module cli.pure;\n\n@id("app.main")\nfn main() -> i64\n{\n    42\n}\n' > "$tmp/pure.spx"
+# 17 arguments to a program that is not a command-line program: the refusal says why it takes
+# none, not that a command-line program takes at most 16 (qa29)
+expect 2 "run a pure program with 17 arguments" -- "$bin" run "$tmp/pure.spx" -- "$@"
+has "$tmp/err" "run passes arguments after \`--\` only to a command-line program" "17 arguments to a pure program: the route's refusal"
 # Monomorphisation is bounded (src/hir/mono.c): 256 instances of generic functions are
 # emitted, one more is B110 for every lane that compiles generics away, never for the
 # interpreter.  fan N: f1<i64> reaches 255 instances (2^(k-1) of f_k for k = 1..8);
@@ -601,13 +605,14 @@ SPX
 	expect 0 "build a pure program" -- "$bin" build "$tmp/pure.spx" -o "$tmp/pure"
 	big=$(awk 'BEGIN { s = "x"; while (length(s) < 40000) s = s s; print s }')
 	bad_utf8=$(printf 'ok\377')
-	for case in count utf8 size pure; do
+	for case in count utf8 size pure pure17; do
 		prog=args
 		case $case in
 		count) set -- a b c d e f g h i j k l m n o p q ;;
 		utf8) set -- fine "$bad_utf8" ;;
 		size) set -- "$big" "$big" ;;
 		pure) prog=pure; set -- one ;;
+		pure17) prog=pure; set -- a b c d e f g h i j k l m n o p q ;;
 		esac
 		"$bin" run "$tmp/$prog.spx" -- "$@" > "$tmp/rout" 2> "$tmp/rerr" < /dev/null
 		rst=$?

@@ -161,6 +161,8 @@ int cli_project_run_native(const char *manifest, bool wasm, const char *grant, b
 /* `-- args` given to a program that is not a command-line program: the
  * message, then EXIT_USAGE (cmd_run.c). */
 int cli_args_refused(void);
+int cli_args_bounded(bool have_args, char **args, int nargs);  /* run: the argument bounds, once the route is known (exit 2, printed) */
+bool cli_args_fit(char **args, int nargs);                     /* … the same test, silent */
 /* cmd_build.c's output rules, shared with cmd_web.c: a location-less
  * diagnostic; I307/I301 before writing; a new file (O_EXCL, I307/I101);
  * `built <product> <path>` or its --json object. */

@@ -152,6 +152,11 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		project_free(&pj);
 		return cli_args_refused();
 	}
+	if (ok && have_args && !cli_args_fit(args, nargs)) {
+		project_emit_diags(&pj, false);
+		project_free(&pj);
+		return cli_args_bounded(true, args, nargs);
+	}
 	ModuleId entry = DRIVER_NO_MODULE;
 	int mainf = -1;
 	char dir[4096] = "";

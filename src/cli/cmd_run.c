@@ -105,14 +105,14 @@ report(const char *path, DiagCode code, bool json, const char *help, const char 
 static void
 report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
 	Diag *d = diag_report(&s, code, NULL, "%s", msg);
+	free(msg);
 	if (help)
 		diag_set_help(d, "%s", help);
 	diag_emit_all(&s, json);
@@ -375,6 +375,27 @@ cli_write_root_refused(const char *cmd, const char *root)
 
 /* TOOLCHAIN.md §1.3 item 7: `-- args` for a program that is not a command-line program
  * (a file's or a project's). */
+/* The bounds on a command-line program's arguments (count, UTF-8, total
+ * bytes: src/rt/args.c, the native program's own check too), checked once
+ * the route is known: a program that is not a command-line program is told
+ * that first (qa29; it was told "a command-line program takes at most 16
+ * arguments").  Exit 2, or 0 when they hold. */
+int
+cli_args_bounded(bool have_args, char **args, int nargs)
+{
+	char why[160];
+	if (have_args && rt_args_check(nargs, args, why))
+		return cli_usage("run", "%s", why);
+	return EXIT_OK;
+}
+
+bool
+cli_args_fit(char **args, int nargs)
+{
+	char why[160];
+	return rt_args_check(nargs, args, why) == 0;
+}
+
 int
 cli_args_refused(void)
 {
@@ -391,6 +412,8 @@ execute(HirModule *H, const RunOptions *ro)
 	Route route = o.host.route;
 	if (ro->have_args && route != ROUTE_COMMAND)
 		return cli_args_refused();
+	if (cli_args_bounded(ro->have_args, ro->args, ro->nargs) != EXIT_OK)
+		return EXIT_USAGE;
 	o.max_steps = ro->max_steps;
 	if (route == ROUTE_COMMAND) {
 		o.args = ro->args;
@@ -534,9 +557,6 @@ parse_options(int argc, char **argv, RunOptions *o)
 	if ((o->native || o->wasm) && (o->json || have_steps || have_bytes))
 		return cli_usage("run", "run option `%s` cannot be combined with `--json`, `--max-steps` or `--max-bytes`",
 				 o->native ? "--native" : "--wasm");
-	char why[160];
-	if (rt_args_check(o->nargs, o->args, why))   /* the native program's own check too */
-		return cli_usage("run", "%s", why);
 	return EXIT_OK;
 }
 
@@ -587,6 +607,11 @@ run_project(const char *manifest, const RunOptions *ro)
 		project_emit_diags(&pj, ro->json);
 		project_free(&pj);
 		return cli_args_refused();
+	}
+	if (ok && ro->have_args && !cli_args_fit(ro->args, ro->nargs)) {
+		project_emit_diags(&pj, ro->json);
+		project_free(&pj);
+		return cli_args_bounded(true, ro->args, ro->nargs);
 	}
 	if (route == ROUTE_COMMAND) {
 		o.args = ro->args;
@@ -693,6 +718,9 @@ cli_cmd_run(int argc, char **argv)
 		if (ro.have_args && host.route != ROUTE_COMMAND) {
 			diag_emit_all(&L->diags, false);
 			status = cli_args_refused();
+		} else if (ro.have_args && !cli_args_fit(ro.args, ro.nargs)) {
+			diag_emit_all(&L->diags, false);
+			status = cli_args_bounded(ro.have_args, ro.args, ro.nargs);
 		} else if (!driver_admit(L->H, &host, &L->diags) ||
 			   !driver_grant_write(&host, ro.allow_write, ro.write_root, &L->diags)) {
 			diag_emit_all(&L->diags, false);

@@ -63,12 +63,12 @@ emitc_refuse(Emit *E, Span span, const char *fmt, ...)
 	if (E->failed)
 		return;
 	E->failed = true;
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
 	Diag *d = diag_report(E->diags, DIAG_B110, span.end > 0 ? &span : NULL, "%s", msg);
+	free(msg);
 	if (d)
 		diag_set_help(d, "run this program in the interpreter (`semaprax run` without `--native`) until the native lane covers it");
 }

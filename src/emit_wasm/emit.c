@@ -84,9 +84,9 @@ vrefuse(Emitw *W, Span span, const char *help, const char *fmt, va_list ap)
 	if (W->failed)
 		return;
 	W->failed = true;
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	Diag *d = diag_report(W->diags, DIAG_W110, span.end > 0 ? &span : NULL, "%s", msg);
+	free(msg);
 	if (d)
 		diag_set_help(d, "%s", help);
 }

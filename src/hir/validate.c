@@ -25,12 +25,12 @@ typedef struct V {
 static void
 bad(V *v, Span span, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
 	Diag *d = diag_report(v->diags, DIAG_H006, &span, "HIR validation failed in `%s`: %s", v->f->id, msg);
+	free(msg);
 	diag_set_help(d, "this is a compiler bug; please report it with the source file");
 	v->ok = false;
 }

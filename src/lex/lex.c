@@ -250,6 +250,62 @@ has_prefix(const char *s, size_t n, const char *pre)
 	return n > m && memcmp(s, pre, m) == 0;
 }
 
+/* `1_000`: the fix drops the separators when only digits and `_` follow
+ * (qa29). */
+static void
+separators_fix(Lexer *L, Diag *d, size_t start, const char *digits, const char *suf, size_t suflen)
+{
+	char out[128];
+	size_t n = strlen(digits);
+	if (n >= sizeof out)
+		return;
+	memcpy(out, digits, n);
+	for (size_t i = 0; i < suflen; i++) {
+		if (suf[i] == '_')
+			continue;
+		if (suf[i] < '0' || suf[i] > '9' || n + 1 >= sizeof out)
+			return;
+		out[n++] = suf[i];
+	}
+	out[n] = '\0';
+	diag_add_fix(d, (uint32_t)start, (uint32_t)L->pos, out);
+}
+
+/* `0x10`, `0b101`, `0o17` (qa29): there are no such literals; the help and
+ * fix give the decimal value (with the suffix that follows the digits, when
+ * it is one) if it fits its type's range as i64/u64 permit. */
+static void
+radix_help(Lexer *L, Diag *d, size_t start, const char *suf, size_t suflen)
+{
+	int base = (suf[0] == 'x' || suf[0] == 'X') ? 16 : (suf[0] == 'b' || suf[0] == 'B') ? 2 : 8;
+	const char *name = base == 16 ? "hexadecimal" : base == 2 ? "binary" : "octal";
+	uint64_t v = 0;
+	size_t i = 1;
+	bool over = false;
+	for (; i < suflen; i++) {
+		int c = suf[i], dv = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+		if (c == '_')
+			continue;
+		if (dv >= base)
+			break;
+		if (v > (UINT64_MAX - (uint64_t)dv) / (uint64_t)base)
+			over = true;
+		v = v * (uint64_t)base + (uint64_t)dv;
+	}
+	const char *rest = suf + i;
+	size_t nrest = suflen - i;
+	uint64_t max = nrest == 0 ? (uint64_t)INT64_MAX : nrest == 2 && memcmp(rest, "u8", 2) == 0 ? 255 :
+	    nrest == 3 && memcmp(rest, "i32", 3) == 0 ? (uint64_t)INT32_MAX : nrest == 5 && memcmp(rest, "usize", 5) == 0 ? UINT64_MAX : 0;
+	if (i == 1 || over || max == 0 || v > max) {
+		diag_set_help(d, "there are no %s literals; write the value in decimal", name);
+		return;
+	}
+	char out[48];
+	snprintf(out, sizeof out, "%llu%.*s", (unsigned long long)v, (int)nrest, rest);
+	diag_set_help(d, "there are no %s literals; write the value in decimal: `%s`", name, out);
+	diag_add_fix(d, (uint32_t)start, (uint32_t)L->pos, out);
+}
+
 /* A bad integer suffix: P003 over the digits (T260 for `usize…`); fits: the
  * digits are an i64 (`i64`'s fix drops the suffix only then). */
 static void
@@ -289,6 +345,9 @@ int_suffix_error(Lexer *L, size_t start, size_t num_end, const char *digits, con
 			}
 		} else if (suf[0] == '_') {
 			diag_set_help(d, "there are no digit separators; write the digits without `_`");
+			separators_fix(L, d, start, digits, suf, suflen);
+		} else if (strcmp(digits, "0") == 0 && suflen > 1 && strchr("xXbBoO", suf[0])) {
+			radix_help(L, d, start, suf, suflen);
 		} else {
 			diag_set_help(d, "suffix integer literals with `i32`, `u8` or `usize`, or none for i64");
 		}

@@ -80,11 +80,12 @@ verror(Parser *p, Span s, DiagCode code, const char *fmt, va_list ap)
 		return NULL;
 	p->panic = true;
 	p->had_error = true;
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);   /* whole: it may quote a name of any length */
 	if (p->in_use)
 		code = DIAG_G170;  /* every malformed `use` is G170, as the reference */
-	return diag_report(p->diags, code, &s, "%s", msg);
+	Diag *d = diag_report(p->diags, code, &s, "%s", msg);
+	free(msg);
+	return d;
 }
 
 Diag *
@@ -125,6 +126,8 @@ parse_decorate_expected(Parser *p, Diag *d)
 		return;
 	Token *t = parse_peek(p);
 	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
+	if (parse_block_comment_help(p, d, t))
+		return;
 	if (t->kind == TOK_LBRACKET)
 		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
@@ -559,7 +562,25 @@ parse_param(Parser *p)
 			diag_add_fix(d, parse_peek(p)->span.start, parse_space_end(p, parse_peek(p)->span.end, name->span.start), "");
 		return pr;
 	}
+	Token *name_tok = parse_peek(p);
 	pr.name = parse_name(p, "parameter name");
+	if (!p->panic && !parse_at(p, TOK_COLON) && parse_tok_is_word(p, name_tok, "self")) {
+		/* `fn get(self)`: the receiver's type is written like any parameter's (qa29) */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after parameter name");
+		if (p->class_name && p->class_tparams == 0) {
+			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s`, or `self: borrow %s` to read the instance without consuming it",
+			    p->class_name->s, p->class_name->s);
+			char fix[160];
+			snprintf(fix, sizeof fix, ": %.140s", p->class_name->s);
+			diag_add_fix(d, name_tok->span.end, name_tok->span.end, fix);
+		} else if (p->class_name) {
+			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s<…>` with the class's type parameters, or `self: borrow %s<…>`",
+			    p->class_name->s, p->class_name->s);
+		} else {
+			diag_set_help(d, "`self` is an ordinary parameter with a written type, and only a class's methods take one: declare the method inside `class Name { … }` with `self: Name`");
+		}
+		return pr;
+	}
 	parse_expect(p, TOK_COLON, "`:` after parameter name");
 	/* A mode word is a mode only when a type follows it. */
 	if (parse_peek_at(p, 1)->kind == TOK_IDENT || parse_peek_at(p, 1)->kind == TOK_LBRACKET) {
@@ -671,8 +692,17 @@ parse_field_decl(Parser *p, bool payload)
 	Span start = parse_peek(p)->span;
 	if (parse_at(p, TOK_AT))
 		f.id = parse_id_attr(p);
+	Token *name_tok = parse_peek(p);
 	f.name = parse_name(p, payload ? "variant payload field name" : "record field name");
-	parse_expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
+	if (!payload && !p->panic && !parse_at(p, TOK_COLON) &&
+	    (parse_tok_is_word(p, name_tok, "invariant") || parse_tok_is_word(p, name_tok, "requires"))) {
+		/* `invariant x > 0,` inside the braces: the habit of languages
+		 * whose invariants are members */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after record field name");
+		diag_set_help(d, "a record's invariant is no field: write it after the record's closing `}` as `requires <condition>` (checked at every construction, `with` and field assignment)");
+	} else {
+		parse_expect(p, TOK_COLON, payload ? "`:` after variant payload field name" : "`:` after record field name");
+	}
 	f.type = parse_type(p);
 	f.span = parse_span_from(p, start);
 	return f;
@@ -745,6 +775,13 @@ parse_record(Parser *p, Decl *d)
 		c.span = parse_span_from(p, c.span);
 		VEC_PUSH(inv, c);
 	}
+	if (!p->panic && parse_at_word(p, "invariant")) {
+		/* `} invariant lo <= hi`: the word other languages use */
+		Token *t = parse_peek(p);
+		Diag *dg = parse_error_at(p, t, DIAG_P104, "`invariant` is not a keyword; a record invariant is written `requires`");
+		diag_set_help(dg, "write `requires <condition>` after the record's `}`: it is checked at every construction, `with` and field assignment");
+		diag_add_fix(dg, t->span.start, t->span.end, "requires");
+	}
 	d->u.record.invariants = ARENA_COPY(p, Clause, inv);
 	d->u.record.ninvariants = inv.len;
 	VEC_FREE(inv);
@@ -808,6 +845,10 @@ parse_class(Parser *p, Decl *d)
 			d->u.class_.parent_targs = parse_type_args(p, &d->u.class_.nparent_targs);
 	}
 	parse_expect(p, TOK_LBRACE, "`{` before class members");
+	const Name *outer_class = p->class_name;
+	int outer_tparams = p->class_tparams;
+	p->class_name = &d->u.class_.name;
+	p->class_tparams = d->u.class_.ntparams;
 	VEC(ClassMember) members = {0};
 	while (!p->panic && !parse_at(p, TOK_RBRACE) && !parse_at(p, TOK_EOF)) {
 		ClassMember m;
@@ -830,6 +871,8 @@ parse_class(Parser *p, Decl *d)
 		m.span = parse_span_from(p, start);
 		VEC_PUSH(members, m);
 	}
+	p->class_name = outer_class;
+	p->class_tparams = outer_tparams;
 	parse_expect(p, TOK_RBRACE, "`}` after class members");
 	d->u.class_.members = ARENA_COPY(p, ClassMember, members);
 	d->u.class_.nmembers = members.len;
@@ -1096,75 +1139,6 @@ parse_session(Parser *p, Decl *d)
 	VEC_FREE(trans);
 }
 
-/*
- * A misspelt declaration keyword (`recrod Point {`, `fnn main(`): the
- * keyword one edit away (a transposition counts one), if unique, when a
- * name follows the word; or NULL.
- */
-static const char *
-item_keyword_typo(Parser *p, const Token *t)
-{
-	static const char *const keywords[] = { "fn", "record", "variant", "class", "resource", "interface" };
-	size_t len = t->span.end - t->span.start;
-	if (t->kind != TOK_IDENT || parse_peek_at(p, 1)->kind != TOK_IDENT || len < 2 || len > 10)
-		return NULL;
-	char w[11];
-	memcpy(w, p->src + t->span.start, len);
-	w[len] = '\0';
-	const char *best = NULL;
-	int nbest = 0;
-	for (size_t i = 0; i < countof(keywords); i++)
-		if (spx_edit_distance(w, keywords[i], true) == 1) {
-			best = keywords[i];
-			nbest++;
-		}
-	return nbest == 1 ? best : NULL;
-}
-
-/* Habit words at item position: struct/enum/pub/const/… (P104 with fixes). */
-static void
-item_habit(Parser *p, Token *t)
-{
-	uint32_t s = t->span.start, e = t->span.end;
-	const char *kw = item_keyword_typo(p, t);
-	if (kw) {
-		Diag *d = parse_error_at(p, t, DIAG_P104, "`%.*s` is not a keyword; did you mean `%s`?", (int)(e - s), p->src + s, kw);
-		diag_set_help(d, "write `%s`: a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`", kw);
-		diag_add_fix(d, s, e, kw);
-		return;
-	}
-	Diag *d = parse_error_at(p, t, DIAG_P104, "expected `fn`");
-	if (parse_tok_is_word(p, t, "fun") || parse_tok_is_word(p, t, "func") || parse_tok_is_word(p, t, "function") ||
-	    parse_tok_is_word(p, t, "def")) {
-		diag_set_help(d, "a function is `fn name(param: Type) -> Type { … }`");
-		diag_add_fix(d, s, e, "fn");
-	} else if (parse_tok_is_word(p, t, "struct")) {
-		diag_set_help(d, "a product type is `record Name { @id(\"…\") field: Type, }`");
-		diag_add_fix(d, s, e, "record");
-	} else if (parse_tok_is_word(p, t, "enum")) {
-		diag_set_help(d, "a sum type is `variant Name { @id(\"…\") Case, @id(\"…\") Case { @id(\"…\") field: Type, }, }`");
-		diag_add_fix(d, s, e, "variant");
-	} else if (parse_tok_is_word(p, t, "pub") || parse_tok_is_word(p, t, "public") || parse_tok_is_word(p, t, "export")) {
-		diag_set_help(d, "declarations are reachable through their `@id`; there is no visibility keyword");
-		diag_add_fix(d, s, parse_space_end(p, e, parse_peek_at(p, 1)->span.start), "");
-	} else if (parse_tok_is_word(p, t, "const") || parse_tok_is_word(p, t, "static") || parse_tok_is_word(p, t, "let") ||
-	    parse_tok_is_word(p, t, "var")) {
-		diag_set_help(d, "there are no module-level values; declare `fn name() -> i64 { value }` and call it");
-	} else if (parse_tok_is_word(p, t, "trait")) {
-		diag_set_help(d, "`class Child : Parent` inherits methods and `protocol` declares method requirements");
-	} else if (parse_tok_is_word(p, t, "type") || parse_tok_is_word(p, t, "typedef")) {
-		diag_set_help(d, "type aliases are not admitted; write the type at each use");
-	} else if (parse_tok_is_word(p, t, "test")) {
-		diag_set_help(d, "a test is a function, `@id(\"…\") fn test_name() -> i64 { … }` (0 passes), in a project's tests module: `semaprax test <dir>` runs them");
-	} else if (parse_tok_is_word(p, t, "impl")) {
-		diag_set_help(d, "methods are declared inside a `class Name { … }`, each taking `self` explicitly");
-	} else if (parse_tok_is_word(p, t, "requires") || parse_tok_is_word(p, t, "ensures")) {
-		diag_set_help(d, "an invariant (`requires` after the `}`) belongs to a record only; a class states contracts on its methods, and a function's come after its signature, before `{`");
-	} else {
-		diag_set_help(d, "a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`");
-	}
-}
-
 /* item = [ id_attr ] , ( function | record | variant | class | resource | interface | session_protocol ) ; */
 static bool
 parse_item(Parser *p, Decl *d)
@@ -1198,7 +1172,7 @@ parse_item(Parser *p, Decl *d)
 		d->kind = DECL_SESSION;
 		parse_session(p, d);
 	} else {
-		item_habit(p, t);
+		parse_item_habit(p, t);
 		return false;
 	}
 	d->span = parse_span_from(p, start);

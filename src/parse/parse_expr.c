@@ -1070,7 +1070,9 @@ expected_expression(Parser *p)
 {
 	Token *t = parse_peek(p);
 	Diag *d = parse_error_at(p, t, DIAG_P201, "expected an expression");
-	if (t->kind == TOK_PIPE || t->kind == TOK_OROR)
+	if (parse_block_comment_help(p, d, t)) {
+		/* a block comment after an operator: help and fix set */
+	} else if (t->kind == TOK_PIPE || t->kind == TOK_OROR)
 		diag_set_help(d, "an anonymous function is `fn(x: i64) -> i64 { x + 1 }`; parameter and result types are required");
 	else if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
 		diag_set_help(d, "there is no `++` or `--`; write `i = i + 1;` with `i` declared `let mut`");

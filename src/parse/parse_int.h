@@ -68,6 +68,8 @@ typedef struct Parser {
 	bool tail_branch;   /* the block about to be parsed is a branch of that `if` */
 	int *closer;        /* final_if_ahead: each bracket token's partner (-1 none), built once a scan runs long */
 	bool no_closer;     /* bracket_partners found an error token: scans stay token by token */
+	const Name *class_name; /* the class whose members are parsed (NULL: none); its type parameters: class_tparams */
+	int class_tparams;
 	const Type *result; /* the declared result of the function or closure whose body is parsed (NULL: none) */
 	VEC(ArrowFix) arrow_fixes; /* missing-`->` fixes typed at the module's end (parse_fix.c) */
 	ParseBuiltinResult builtin_result; /* a builtin's certain result type (NULL: none asked) */
@@ -171,6 +173,8 @@ StrLit parse_strlit(Parser *p, const char *what);
 IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
+bool parse_block_comment_help(Parser *p, Diag *d, const Token *t);  /* a block comment met: help (+ fix) (parse_habit.c) */
+void parse_item_habit(Parser *p, Token *t);   /* P104 at an item: habit help (parse_habit.c) */
 bool parse_member_comma(Parser *p, const char *noun);
 /* The type a function body's tail is known to have from its tokens (the
  * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */

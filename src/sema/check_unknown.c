@@ -236,12 +236,25 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 	static const char *const vec_new[] = { "vec_new", "vec_empty", "vec_create", "vec_make", "new_vec", NULL };
 	static const char *const to_string[] = { "to_string", "toString", "str", "itoa", "string", "String", NULL };
 	static const char *const map_get[] = { "map_get", "map_lookup", "map_find", "map_at", NULL };
+	static const char *const lengths[] = { "len", "length", "size", "strlen", "sizeof", NULL };
 	static const char *const asserts[] = { "assert", "assert_eq", "assertEqual", "expect", "panic", NULL };
 	static const char *const from_bytes[] = { "str_from_bytes", "string_from_bytes", "str_from_utf8", "string_from_utf8", "from_utf8",
 		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
 	const ImportFn *imp = NULL;
 	const Decl *iface = import_owner(S, name, &imp);
-	if (iface)
+	SymId type = sema_strmap_get(&S->type_names, name);
+	const Sym *ts = type >= 0 ? sema_sym(S, type) : NULL;
+	if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS) && ts->nom->nfields > 0)
+		/* `P(1)`: a record or class built like a call (qa29) */
+		diag_set_help(d, "`%s` is a %s, not a function: build it with braces, naming every field: `%s%s { %s: … }`", name,
+		    ts->kind == SK_CLASS ? "class" : "record", name, ts->ntparams ? "<…>" : "", ts->nom->fields[0].name);
+	else if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS))
+		diag_set_help(d, "`%s` is a %s, not a function: build it with braces, `%s%s {}`", name, ts->kind == SK_CLASS ? "class" : "record",
+		    name, ts->ntparams ? "<…>" : "");
+	else if (ts && ts->kind == SK_VARIANT && ts->nom->ncases > 0)
+		diag_set_help(d, "`%s` is a variant, not a function: build one of its cases with braces, such as `%s%s::%s %s`", name, name,
+		    ts->ntparams ? "<…>" : "", ts->nom->cases[0].name, ts->nom->cases[0].nfields > 0 ? "{ … }" : "{}");
+	else if (iface)
 		/* the reference calls only `import rust fn` imports, which are out of scope */
 		diag_set_help(d, "`%s` is an import of interface `%s`, and source cannot call an interface import: a resource names it as its finalizer (`drop import \"%.*s\";`); compute the value with a function of this module instead",
 		    name, iface->u.interface.name.s, imp->id.present ? (int)imp->id.value.len : 11, imp->id.present ? imp->id.value.s : "<import id>");
@@ -251,6 +264,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "%s", help);
 	else if (in_list(to_string, name))
 		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
+	else if (in_list(lengths, name))
+		diag_set_help(d, "each type has its own length function: `string_len(s)` (bytes; `string_len_chars(s)` for characters), `str_len_bytes(view)`, `vec_len<T>(v)`, `map_len<K, V>(m)`, `set_len<K>(s)` and `byte_len(bytes)`; the collections' give a `usize`");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
 	else if (in_list(from_bytes, name))

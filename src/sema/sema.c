@@ -25,12 +25,15 @@ sema_assign_owner_init(Sema *S)
 Diag *
 sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
 {
-	char msg[1024];
+	/* whole, never cut: a name or id quoted in the message is the user's,
+	 * of any length (a fixed buffer cut `…é` inside its UTF-8 bytes) */
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = spx_vformat(fmt, ap);
 	va_end(ap);
-	return diag_report(S->diags, code, &span, "%s", msg);
+	Diag *d = diag_report(S->diags, code, &span, "%s", msg);
+	free(msg);
+	return d;
 }
 
 static const char *

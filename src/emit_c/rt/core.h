@@ -410,14 +410,14 @@ spx_args_check(int argc, char **argv, bool command)
 	int n = argc > 0 ? argc - 1 : 0;
 	if (n == 0)
 		return 0;
+	if (!command) {   /* first, as `semaprax run` (qa29) */
+		fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
+		      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
+		return 2;
+	}
 	char why[160];
 	if (rt_args_check(n, argv + 1, why)) {   /* src/rt/text.c, as `semaprax run` checks them */
 		fprintf(stderr, "%s%s", why, hint);
-		return 2;
-	}
-	if (!command) {
-		fputs("run passes arguments after `--` only to a command-line program; add `process.args.read` "
-		      "to the module permits and read them with `args_len()` and `arg_utf8(i)`\n", stderr);
 		return 2;
 	}
 	return 0;

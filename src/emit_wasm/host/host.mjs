@@ -224,12 +224,12 @@ export async function runModule(bytes, io) {
 	if (args.length > 0) {
 		let msg = null;
 		const bad = args.findIndex((a) => !utf8Valid(a));
-		if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
-		else if (bad >= 0) msg = `argument ${bad} after \`--\` is not valid UTF-8${hint}`;
-		else if (args.reduce((n, a) => n + a.length, 0) > 65536) msg = `arguments after \`--\` exceed 65536 bytes together${hint}`;
-		else if (meta.route !== 'command')
+		if (meta.route !== 'command')   // first, as `semaprax run` (qa29)
 			msg = 'run passes arguments after `--` only to a command-line program; add `process.args.read` ' +
 				'to the module permits and read them with `args_len()` and `arg_utf8(i)`\n';
+		else if (args.length > 16) msg = `a command-line program takes at most 16 arguments after \`--\` (got ${args.length})${hint}`;
+		else if (bad >= 0) msg = `argument ${bad} after \`--\` is not valid UTF-8${hint}`;
+		else if (args.reduce((n, a) => n + a.length, 0) > 65536) msg = `arguments after \`--\` exceed 65536 bytes together${hint}`;
 		if (msg) {
 			io.stderr(encoder.encode(msg));
 			return 2;

@@ -1,0 +1,133 @@
+/*
+ * parse_habit.c — help lines (and fixes) for habits from other languages met
+ * where a declaration or a token was expected: misspelt or foreign
+ * declaration keywords (`func`, `struct`, `invariant`, …) and C-style block
+ * comments.  The codes are the reference's for these inputs; the help lines
+ * are ours (LANGUAGE.md §0.2).  Split from parse.c (qa29) for its size.
+ */
+#include "parse_int.h"
+
+#include "../support/buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A C-style block comment (slash-star … star-slash) where a token was expected (qa29): there are no block comments
+ * (LANGUAGE.md §1.1), so the lexer reads `/` and `*` and the error is
+ * whatever those tokens break (P104 at an item, P201 in an expression, P106
+ * elsewhere; the reference's codes).  t is the offending token: a `/` with
+ * an adjacent `*` after it, or a `*` with an adjacent `/` before it.  Sets
+ * the help and, when the comment closes on its own line with nothing after
+ * it, the fix that rewrites it as a `//` comment.  True when t opens one.
+ */
+bool
+parse_block_comment_help(Parser *p, Diag *d, const Token *t)
+{
+	const Token *prev = p->pos > 0 && t == &p->toks[p->pos] ? &p->toks[p->pos - 1] : NULL;
+	uint32_t open;
+	if (t->kind == TOK_SLASH && t[1].kind == TOK_STAR && t[1].span.start == t->span.end)
+		open = t->span.start;
+	else if (t->kind == TOK_STAR && prev && prev->kind == TOK_SLASH && prev->span.end == t->span.start)
+		open = prev->span.start;
+	else
+		return false;
+	if (!d)
+		return true;
+	diag_set_help(d, "there are no block comments (`/* … */`); start each comment line with `//`");
+	size_t i = (size_t)open + 2;
+	while (i + 1 < p->len && p->src[i] != '\n' && !(p->src[i] == '*' && p->src[i + 1] == '/'))
+		i++;
+	if (i + 1 >= p->len || p->src[i] != '*')
+		return true;   /* it does not close on its line: no mechanical fix */
+	size_t close = i + 2, e = close;
+	while (e < p->len && (p->src[e] == ' ' || p->src[e] == '\t' || p->src[e] == '\r'))
+		e++;
+	if (e < p->len && p->src[e] != '\n' && !(e + 1 < p->len && p->src[e] == '/' && p->src[e + 1] == '/'))
+		return true;   /* code follows it on the line: `//` would swallow it (a `//` comment may) */
+	size_t a = (size_t)open + 2, b = i;
+	while (a < b && (p->src[a] == ' ' || p->src[a] == '\t'))
+		a++;
+	while (b > a && (p->src[b - 1] == ' ' || p->src[b - 1] == '\t'))
+		b--;
+	Buf text = {0};
+	buf_printf(&text, b > a ? "// %.*s" : "//", (int)(b - a), p->src + a);
+	diag_add_fix(d, open, (uint32_t)close, text.data);
+	buf_free(&text);
+	return true;
+}
+
+/*
+ * A misspelt declaration keyword (`recrod Point {`, `fnn main(`): the
+ * keyword one edit away (a transposition counts one), if unique, when a
+ * name follows the word; or NULL.
+ */
+static const char *
+item_keyword_typo(Parser *p, const Token *t)
+{
+	static const char *const keywords[] = { "fn", "record", "variant", "class", "resource", "interface" };
+	size_t len = t->span.end - t->span.start;
+	if (t->kind != TOK_IDENT || parse_peek_at(p, 1)->kind != TOK_IDENT || len < 2 || len > 10)
+		return NULL;
+	char w[11];
+	memcpy(w, p->src + t->span.start, len);
+	w[len] = '\0';
+	const char *best = NULL;
+	int nbest = 0;
+	for (size_t i = 0; i < countof(keywords); i++)
+		if (spx_edit_distance(w, keywords[i], true) == 1) {
+			best = keywords[i];
+			nbest++;
+		}
+	return nbest == 1 ? best : NULL;
+}
+
+/* Habit words at item position: struct/enum/pub/const/… (P104 with fixes). */
+void
+parse_item_habit(Parser *p, Token *t)
+{
+	uint32_t s = t->span.start, e = t->span.end;
+	const char *kw = item_keyword_typo(p, t);
+	if (kw) {
+		Diag *d = parse_error_at(p, t, DIAG_P104, "`%.*s` is not a keyword; did you mean `%s`?", (int)(e - s), p->src + s, kw);
+		diag_set_help(d, "write `%s`: a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`", kw);
+		diag_add_fix(d, s, e, kw);
+		return;
+	}
+	Diag *d = parse_error_at(p, t, DIAG_P104, "expected `fn`");
+	if (parse_block_comment_help(p, d, t)) {
+		/* the help and fix are set */
+	} else if (parse_tok_is_word(p, t, "fun") || parse_tok_is_word(p, t, "func") || parse_tok_is_word(p, t, "function") ||
+	    parse_tok_is_word(p, t, "def")) {
+		diag_set_help(d, "a function is `fn name(param: Type) -> Type { … }`");
+		diag_add_fix(d, s, e, "fn");
+	} else if (parse_tok_is_word(p, t, "struct")) {
+		diag_set_help(d, "a product type is `record Name { @id(\"…\") field: Type, }`");
+		diag_add_fix(d, s, e, "record");
+	} else if (parse_tok_is_word(p, t, "enum")) {
+		diag_set_help(d, "a sum type is `variant Name { @id(\"…\") Case, @id(\"…\") Case { @id(\"…\") field: Type, }, }`");
+		diag_add_fix(d, s, e, "variant");
+	} else if (parse_tok_is_word(p, t, "pub") || parse_tok_is_word(p, t, "public") || parse_tok_is_word(p, t, "export")) {
+		diag_set_help(d, "declarations are reachable through their `@id`; there is no visibility keyword");
+		diag_add_fix(d, s, parse_space_end(p, e, parse_peek_at(p, 1)->span.start), "");
+	} else if (parse_tok_is_word(p, t, "const") || parse_tok_is_word(p, t, "static") || parse_tok_is_word(p, t, "let") ||
+	    parse_tok_is_word(p, t, "var")) {
+		diag_set_help(d, "there are no module-level values; declare `fn name() -> i64 { value }` and call it");
+	} else if (parse_tok_is_word(p, t, "trait")) {
+		diag_set_help(d, "`class Child : Parent` inherits methods and `protocol` declares method requirements");
+	} else if (parse_tok_is_word(p, t, "type") || parse_tok_is_word(p, t, "typedef")) {
+		diag_set_help(d, "type aliases are not admitted; write the type at each use");
+	} else if (parse_tok_is_word(p, t, "test")) {
+		diag_set_help(d, "a test is a function, `@id(\"…\") fn test_name() -> i64 { … }` (0 passes), in a project's tests module: `semaprax test <dir>` runs them");
+	} else if (parse_tok_is_word(p, t, "impl")) {
+		diag_set_help(d, "methods are declared inside a `class Name { … }`, each taking `self` explicitly");
+	} else if (parse_tok_is_word(p, t, "invariant")) {
+		diag_set_help(d, "an invariant is written `requires <condition>` right after a record's `}` (records only); a class states contracts on its methods");
+	} else if (parse_tok_is_word(p, t, "requires") || parse_tok_is_word(p, t, "ensures")) {
+		diag_set_help(d, "an invariant (`requires` after the `}`) belongs to a record only; a class states contracts on its methods, and a function's come after its signature, before `{`");
+	} else {
+		diag_set_help(d, "a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`");
+	}
+}
+
