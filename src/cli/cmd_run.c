@@ -105,14 +105,12 @@ report(const char *path, DiagCode code, bool json, const char *help, const char 
 static void
 report(const char *path, DiagCode code, bool json, const char *help, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	char *msg = spx_vformat(fmt, ap);
-	va_end(ap);
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, code, NULL, "%s", msg);
-	free(msg);
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = diag_vreport(&s, code, NULL, fmt, ap);
+	va_end(ap);
 	if (help)
 		diag_set_help(d, "%s", help);
 	diag_emit_all(&s, json);

@@ -65,10 +65,8 @@ emitc_refuse(Emit *E, Span span, const char *fmt, ...)
 	E->failed = true;
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = spx_vformat(fmt, ap);
+	Diag *d = diag_vreport(E->diags, DIAG_B110, span.end > 0 ? &span : NULL, fmt, ap);
 	va_end(ap);
-	Diag *d = diag_report(E->diags, DIAG_B110, span.end > 0 ? &span : NULL, "%s", msg);
-	free(msg);
 	if (d)
 		diag_set_help(d, "run this program in the interpreter (`semaprax run` without `--native`) until the native lane covers it");
 }

@@ -84,9 +84,7 @@ vrefuse(Emitw *W, Span span, const char *help, const char *fmt, va_list ap)
 	if (W->failed)
 		return;
 	W->failed = true;
-	char *msg = spx_vformat(fmt, ap);
-	Diag *d = diag_report(W->diags, DIAG_W110, span.end > 0 ? &span : NULL, "%s", msg);
-	free(msg);
+	Diag *d = diag_vreport(W->diags, DIAG_W110, span.end > 0 ? &span : NULL, fmt, ap);
 	if (d)
 		diag_set_help(d, "%s", help);
 }

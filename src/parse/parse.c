@@ -80,12 +80,9 @@ verror(Parser *p, Span s, DiagCode code, const char *fmt, va_list ap)
 		return NULL;
 	p->panic = true;
 	p->had_error = true;
-	char *msg = spx_vformat(fmt, ap);   /* whole: it may quote a name of any length */
 	if (p->in_use)
 		code = DIAG_G170;  /* every malformed `use` is G170, as the reference */
-	Diag *d = diag_report(p->diags, code, &s, "%s", msg);
-	free(msg);
-	return d;
+	return diag_vreport(p->diags, code, &s, fmt, ap);   /* whole: it may quote a name of any length */
 }
 
 Diag *

@@ -29,10 +29,8 @@ sema_error(Sema *S, DiagCode code, Span span, const char *fmt, ...)
 	 * of any length (a fixed buffer cut `…é` inside its UTF-8 bytes) */
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = spx_vformat(fmt, ap);
+	Diag *d = diag_vreport(S->diags, code, &span, fmt, ap);
 	va_end(ap);
-	Diag *d = diag_report(S->diags, code, &span, "%s", msg);
-	free(msg);
 	return d;
 }
 

@@ -112,6 +112,16 @@ diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col)
 Diag *
 diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
+	Diag *d = diag_vreport(s, code, span, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+Diag *
+diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_list ap)
+{
 	if (diag_info[code].sev == SEV_WARNING)
 		s->warnings++;
 	else
@@ -124,10 +134,7 @@ diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	Diag d;
 	memset(&d, 0, sizeof d);
 	d.code = code;
-	va_list ap;
-	va_start(ap, fmt);
 	d.message = spx_vformat(fmt, ap);
-	va_end(ap);
 	if (span) {
 		d.has_span = true;
 		d.span = *span;

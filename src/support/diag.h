@@ -86,6 +86,10 @@ void diag_free(DiagSink *s);
  * gives its line and column).  Returns NULL past the limit. */
 Diag *diag_report(DiagSink *s, DiagCode code, const Span *span, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* diag_report with its arguments in ap (a reporter's own varargs): the
+ * message is formatted whole, once. */
+Diag *diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 /* The 1-based line and column (Unicode scalars) of byte offset at in
  * s->src, as a diagnostic there would print them (1:1 without a source):
  * a message naming a second place in another file. */
