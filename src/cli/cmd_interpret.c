@@ -28,11 +28,11 @@
  *      (`"h\u0000é"`) and a `Slice<u8>` a canonical JSON byte array
  *      (`[1,2,255]`), each borrowed by the run and echoed as written;
  *   6. admit every function it reaches (calls, function values, closure
- *      bodies): none may have type parameters or `uses`, and none may take
- *      or return `string` — else SPX-F102 (unsupported_callee) at the call;
- *      records, variants, collections and views pass.  `interpret-strings`
- *      (`semaprax.interpret.internal-strings.v1`) widens exactly this: a
- *      callee may also take and return `string`;
+ *      bodies): none may have type parameters or `uses`, and none may
+ *      return `string` — else SPX-F102 (unsupported_callee) at the call;
+ *      records, variants, collections, views and `string` parameters pass.
+ *      `interpret-strings` (`semaprax.interpret.internal-strings.v1`)
+ *      widens exactly this: a callee may also return `string`;
  *   7. run with the default step budget (1,000,000) and print the envelope
  *      (cli_interpret_envelope, cmd_run.c) and a newline; longer than
  *      --max-bytes: SPX-F104, nothing printed.  Exit 0 when it returned, 1
@@ -179,7 +179,9 @@ refusal(Sema *S, const Sym *f, bool strings)
 
 /* The reason a function the selected one reaches is outside the profile,
  * or NULL: a type parameter, `uses`, and — for `interpret`, not for
- * `interpret-strings` — a `string` parameter or result.  Anything else our
+ * `interpret-strings` — a `string` result (the reference's plain
+ * interpreter takes `fn f(text: string) -> i64`, owned_string_loops_v1, and
+ * refuses `fn read(…) -> string`, map_collections_v2).  Anything else our
  * interpreter runs is admitted (records, variants, collections, views). */
 static const char *
 callee_refusal(Sema *S, const Sym *f, bool strings)
@@ -190,9 +192,6 @@ callee_refusal(Sema *S, const Sym *f, bool strings)
 		return "declared_effects";
 	if (strings)
 		return NULL;
-	for (int i = 0; i < f->nparams; i++)
-		if (sema_type_info(&S->types, f->params[i].type)->kind == TY_STRING)
-			return "unsupported_parameter_type";
 	if (sema_type_info(&S->types, f->result)->kind == TY_STRING)
 		return "unsupported_result_type";
 	return NULL;
@@ -664,7 +663,7 @@ admit_reach(const InterpretOptions *o, const Session *L, int entry)
 		bool strings_only = !o->strings && !callee_refusal(H->S, callee, true) && !callee->origin;
 		if (d)
 			diag_set_help(d, "%s%s", admission_help,
-				      strings_only ? "; `semaprax interpret-strings` also admits helpers taking and returning `string`" : "");
+				      strings_only ? "; `semaprax interpret-strings` also admits helpers returning `string`" : "");
 		diag_emit_all(&s, false);
 		diag_free(&s);
 	}

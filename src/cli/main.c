@@ -121,13 +121,13 @@ const CliCommand cli_commands[] = {
 	  "  function, arguments, limits, fuel (1000000 steps) and the outcome (returned, failed\n"
 	  "  with its status, fuel_exhausted, call_depth_exceeded).  The function must declare\n"
 	  "  no `uses` and no type parameters, take scalars (or those views) and return a\n"
-	  "  scalar; the functions it calls must not be generic nor take or return `string`\n"
-	  "  (SPX-F102 names the reason); argument mismatches are SPX-F103.  --max-bytes\n"
+	  "  scalar; the functions it calls must not be generic nor return `string` (they\n"
+	  "  may take it; SPX-F102 names the reason); argument mismatches are SPX-F103.  --max-bytes\n"
 	  "  (1024..16777216, default 65536) bounds the envelope (SPX-F104 past it).\n"
 	  "  Exit 0 when it returned, 1 otherwise, 2 on usage errors.\n" },
 	{ "interpret-strings", cli_cmd_interpret, CLI_PATHS, "semaprax interpret-strings <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
 	  "  `interpret` under the internal-String profile: the functions the selected one calls\n"
-	  "  may also take and return `string` (the selected function still takes and returns\n"
+	  "  may also return `string` (the selected function still takes and returns\n"
 	  "  scalars); prints the `semaprax.interpret.internal-strings.v1` envelope.\n" },
 	{ "lock", cli_cmd_lock, CLI_PATHS | CLI_TOML, "semaprax lock [<dir>|semaprax.toml|--manifest-path <p>] [--write|--verify|--compare <base.lock>|--emit-interface|--compare-interface <json>]\n"
 	  "  the project's deterministic lock (docs/LOCK.md): identity, per-module source digests\n"
