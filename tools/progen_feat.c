@@ -814,8 +814,13 @@ void pg_feat_closure(void)
 	pg_id_line(&pg_funcs, 0, apply);
 	pg_bp(&pg_funcs, "fn %s(f: fn(i64) -> i64, x: i64) -> i64\n{\n    f(x)\n}\n\n", apply);
 	int with_compose = pg_chance(50);
-	char twice[24];
+	char twice[24], gbox[24];
 	pg_fresh("twice", twice, sizeof twice);
+	/* a function value is not reassigned (U105, as the reference): the
+	 * loop renews a Copy record holding it */
+	pg_fresh("Gbox", gbox, sizeof gbox);
+	PgField gf[1] = { { "f", "fn(i64) -> i64", NULL } };
+	pg_record_decl(&pg_decls, gbox, "", gf, 1, NULL);
 	pg_id_line(&pg_funcs, 0, twice);
 	pg_bp(&pg_funcs, "fn %s<T>(f: fn(T) -> T, x: T) -> T\n{\n    f(f(x))\n}\n\n", twice);
 	if (with_compose) {
@@ -847,12 +852,12 @@ void pg_feat_closure(void)
 		pg_funcs.n -= 2;
 		pg_bp(&pg_funcs, "%s(add, pure);\n", compose);
 	}
-	pg_bp(&pg_funcs, "    let mut g = h;\n    let mut i = 0;\n    while i < %d {\n", pg_rnd(4));
+	pg_bp(&pg_funcs, "    let mut gb = %s { f: h };\n    let mut i = 0;\n    while i < %d {\n", gbox, pg_rnd(4));
 	if (with_compose)
-		pg_bp(&pg_funcs, "        g = %s(g, pure);\n", compose);
+		pg_bp(&pg_funcs, "        gb = %s { f: %s(gb.f, pure) };\n", gbox, compose);
 	else
-		pg_bp(&pg_funcs, "        g = add;\n");
-	pg_bp(&pg_funcs, "        i = i + 1;\n        0\n    }\n");
+		pg_bp(&pg_funcs, "        gb = %s { f: add };\n", gbox);
+	pg_bp(&pg_funcs, "        i = i + 1;\n        0\n    }\n    let g = gb.f;\n");
 	if (pg_chance(40)) /* a function value made and never called */
 		pg_bp(&pg_funcs, "    let idle = fn(x: u8) -> u8 { x };\n    let idle2 = %s;\n", apply);
 	pg_bp(&pg_funcs, "    let o = %s;\n", pg_chance(70) ? "Option<i64>::Some { value: k % 100 }" : "Option<i64>::None {}");

@@ -188,6 +188,18 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
  * function: why that call is no renewal (record_renewal's conditions, one
  * at a time); any other owner: hold it in a record and renew that.
  */
+/* A binding name not in scope for U105's "bind it with a fresh `let`"
+ * help: `x2`, or `x3` when `x2` is taken, and so on. */
+static void
+fresh_name(FnCtx *C, const char *name, char out[64])
+{
+	for (int n = 2; n < 1000; n++) {
+		snprintf(out, 64, "%.40s%d", name, n);
+		if (!sema_local_find(C, out))
+			break;
+	}
+}
+
 static void
 loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v)
 {
@@ -284,6 +296,18 @@ check_assign(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_U102, s->u.assign.value->span, "assigned value type `%s` does not exactly match binding type `%s`",
 			    sema_type_name(S, vt), sema_type_name(S, l->type));
 			diag_set_help(d, "assign a `%s` value; there are no implicit conversions", sema_type_name(S, l->type));
+		} else if (vt != T_ERR && sema_type_info(&S->types, vt)->kind == TY_FN) {
+			/* a closure is Copy, but the reference keeps function
+			 * reassignment outside explicit mutation (its
+			 * function_values/wasm_closures.rs): U105, no lift */
+			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
+			char fresh[64];
+			fresh_name(C, name, fresh);
+			if (C->loop_depth > 0)
+				diag_set_help(d, "a function value is not reassigned: keep a Copy scalar (a flag or a tag) that says which function applies and choose with `if` at the call (`if use_first { first(x) } else { second(x) }`)");
+			else
+				diag_set_help(d, "a function value is not reassigned: bind the new function with a fresh `let` (`let %s = …;`) and call that, or choose once with `let %s = if c { f } else { g };`",
+				    fresh, name);
 		} else if (vt != T_ERR && vt != T_STRING && !sema_is_copy(S, vt) && !same_owner_reopen(S, name, vt, s->u.assign.value, C->loop_depth > 0) &&
 		    !sema_bytes_write(v)) {   /* another owner's buffer: T271 at the call */
 			/* §4.3: Copy values, string replacement, and same-owner reopens only */
@@ -294,13 +318,8 @@ check_assign(FnCtx *C, const Stmt *s)
 			if (C->loop_depth > 0)
 				loop_renewal_help(S, d, name, vt, v);
 			else {
-				/* a name not in scope: `st2` may be taken already */
 				char fresh[64];
-				for (int n = 2; n < 1000; n++) {
-					snprintf(fresh, sizeof fresh, "%.40s%d", name, n);
-					if (!sema_local_find(C, fresh))
-						break;
-				}
+				fresh_name(C, name, fresh);
 				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
 				    fresh, name, name, name);
 			}
