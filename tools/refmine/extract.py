@@ -724,8 +724,15 @@ class FileExtractor(DetailReader, CliReader):
                             j += 1
                     ce = match_close(toks, j)
                     h = self.closure(toks[j + 1:ce]) if (name == "map" and isinstance(v, Seq)) or \
-                        (name == "or_else" and isinstance(v, Envelope) and not v.path) else None
-                    if h is not None and name == "or_else":
+                        (name in ("or_else", "map") and isinstance(v, Envelope) and
+                         not v.path) else None
+                    if h is not None and name == "map" and isinstance(v, Envelope):
+                        # `interpret(…).map(|run| run.envelope)`: the envelope
+                        alt = self.eval(h.body, dict(env, **{h.params[0]: v})) \
+                            if len(h.params) == 1 else None
+                        v = alt if isinstance(alt, Envelope) and alt.progs == v.progs \
+                            else Taint(self.taint_of(v))
+                    elif h is not None and name == "or_else":
                         # `interpret(…).or_else(|_| internal_strings::interpret(…))`
                         alt = self.eval(h.body, env)
                         same = isinstance(alt, Envelope) and alt.profile == "strings" and \
@@ -946,7 +953,9 @@ class FileExtractor(DetailReader, CliReader):
         if h is not None and len(h.params) == len(args):
             env2 = dict(zip(h.params, args))
             v = self.helper_value(h, env2)
-            if isinstance(v, (str, Envelope)):
+            if isinstance(v, (str, Envelope)) or \
+                    isinstance(v, Seq) and all(isinstance(x, str) for x in v.items):
+                # a string, an envelope, or strings (`owned_args(&["1"])`)
                 return v
             built = self.helper_made - progs
             made = [self.programs[i][1] for i in built]

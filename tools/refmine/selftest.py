@@ -470,6 +470,35 @@ fn a_json_field_named_stdout_is_no_output() {
     assert!(codes(BASE).is_empty());
     assert_eq!(stdout["schema"], "demo.report.v1");
 }
+
+// arguments through a helper returning strings (`owned_args(&["255"])`),
+// an envelope through `.map(|run| run.envelope)`, and a refusal stated as
+// `errors.iter().any(|item| item.code == …)`: run details, no verdict
+const WIDE: &str = "module demo.wide;\n@id(\"demo.echo\") fn echo(v: u8) -> u8 { v }\n";
+
+fn owned_args(arguments: &[&str]) -> Vec<String> {
+    arguments.iter().map(|argument| (*argument).to_owned()).collect()
+}
+
+fn widened(path: &Path, token: &str, arguments: &[&str]) -> Result<String, Vec<Diagnostic>> {
+    let owned: Vec<String> = arguments.iter().map(|argument| (*argument).to_owned()).collect();
+    interpreter::interpret(path, token, &owned, &InterpreterOptions::default())
+        .map(|interpretation| interpretation.envelope)
+}
+
+#[test]
+fn interpreter_refusals_of_arguments_are_run_details() {
+    let path = temp_path();
+    std::fs::write(&path, WIDE).unwrap();
+    let errors = interpreter::interpret(&path, "demo.echo", &owned_args(&["255"]),
+        &InterpreterOptions::default()).expect_err("i64 for u8");
+    assert!(errors.iter().any(|item| item.code == "SPX-F103"), "{errors:?}");
+    let errors = interpreter::interpret(&path, "demo.echo", &[], &InterpreterOptions::default())
+        .unwrap_err();
+    assert!(errors.iter().any(|item| item.code == "SPX-F103" && item.message.contains("expects 1")));
+    let envelope = widened(&path, "demo.echo", &["7u8"]).expect("envelope");
+    assert!(envelope.contains("\"value\":\"7\""));
+}
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
@@ -653,6 +682,11 @@ def main():
     if sub_got != want_sub:
         print("refmine selftest: submodule: want %s, got %s" % (want_sub, sub_got))
         got["#submodule"] = sub_got
+    want["tests/synthetic.rs::interpreter_refusals_of_arguments_are_run_details#1"] = ("detail", ())
+    want_details["tests/synthetic.rs::interpreter_refusals_of_arguments_are_run_details#1"] = [
+        ("run", "demo.echo", (("refused-any", "SPX-F103", None),), ("255",)),
+        ("run", "demo.echo", (("refused-any", "SPX-F103", "expects 1"),)),
+        ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",))]
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
