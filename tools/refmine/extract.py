@@ -964,6 +964,15 @@ class FileExtractor(DetailReader, CliReader):
                 # source = format!("module …{body}…")`): the built program,
                 # not the fragments handed to it
                 progs = set(built)
+            if len(progs) == 1 and self.test and self.node_helper(h):
+                # a helper running the program's Wasm module under a
+                # JavaScript probe it is given: what the probe asserts
+                (p,) = progs
+                m = MAIN_ID.search(self.programs[p][1])
+                for a in args:
+                    conds = probe_conds(a) if isinstance(a, str) and m else None
+                    if conds:
+                        self.note_detail(set(progs), ("run", m.group(1), conds))
             words = {t[2] if t[0] == "str" else t[1] for t in h.body}
             if progs and "stdout" in words and "CARGO_BIN_EXE_semaprax" in words and \
                     "run" in words:
@@ -1107,7 +1116,8 @@ class FileExtractor(DetailReader, CliReader):
                 j = fmt.index("}", i)
                 spec = fmt[i + 1:j]
                 arg = spec.split(":")[0]
-                if spec.split(":")[1:] not in ([], [""]):
+                debug = spec.split(":")[1:] == ["?"]
+                if spec.split(":")[1:] not in ([], [""]) and not debug:
                     return None
                 if arg == "":
                     v = pos[k] if k < len(pos) else None
@@ -1122,6 +1132,8 @@ class FileExtractor(DetailReader, CliReader):
                     v = "true" if v else "false"
                 if isinstance(v, int):
                     v = str(v)
+                elif debug and isinstance(v, str):
+                    v = rust_debug_str(v)
                 if not isinstance(v, str):
                     return None
                 out.append(v)
@@ -1130,6 +1142,50 @@ class FileExtractor(DetailReader, CliReader):
             out.append(c)
             i += 1
         return "".join(out)
+
+
+def rust_debug_str(s):
+    """`format!("{:?}", s)` of a string: quoted, with Rust's escapes for a
+    backslash, a quote, newline, return, tab, NUL and other controls."""
+    out = ['"']
+    for ch in s:
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif ch in "\n\r\t\0":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out.append("\\u{%x}" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+# a JavaScript probe's statement about the exported `main`: its value
+# (`semaprax_main()!==7n`) or its failure (`status.domain_id!=='d'`,
+# `status.code!==N`, then `throw error`)
+PROBE_VALUE = re.compile(r"semaprax_main\(\)\s*!==\s*(-?[0-9]+)n\b")
+PROBE_DOMAIN = re.compile(r"status\.domain_id\s*!==\s*(['\"])([A-Za-z0-9_.-]+)\1")
+MAIN_ID = re.compile(r'@id\("([^"]+)"\)\s*fn\s+main\s*\(')
+PROBE_CODE = re.compile(r"status\.code\s*!==\s*([0-9]+)\b")
+
+
+def probe_conds(js):
+    """The outcome of `main` a JavaScript probe of the program's Wasm
+    module asserts (LANGUAGE.md §0.2: the lanes agree), as run conditions,
+    or None."""
+    if js.count("semaprax_main(") != 1:
+        return None
+    m = PROBE_VALUE.search(js)
+    if m and "status" not in js:
+        return (("json", ("payload", "outcome", "value"), m.group(1)),)
+    d, c = PROBE_DOMAIN.findall(js), PROBE_CODE.findall(js)
+    if not m and len(d) == 1 and len(c) == 1 and "semaprax_main()" in js and \
+            "throw error" in js:
+        return (("json", ("payload", "outcome", "kind"), "failed"),
+                ("json", ("payload", "outcome", "status", "domain_id"), d[0][1]),
+                ("json", ("payload", "outcome", "status", "code"), int(c[0])))
+    return None
 
 
 def normpath(path):

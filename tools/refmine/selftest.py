@@ -499,6 +499,27 @@ fn interpreter_refusals_of_arguments_are_run_details() {
     let envelope = widened(&path, "demo.echo", &["7u8"]).expect("envelope");
     assert!(envelope.contains("\"value\":\"7\""));
 }
+
+// a helper running the program's Wasm module under the JavaScript probe it
+// is given: the probe's value of `semaprax_main()` or its failure status
+// (a domain given through `{domain:?}`) is a run detail of that main
+fn probe(source: &str, expectation: &str) {
+    let program = parse(source, Path::new("probe.spx")).unwrap();
+    let script = format!("import {{x}} from './semaprax.js';\nfor(let i=0;i<4;i++){{ {expectation} }}");
+    std::fs::write("probe.mjs", script).unwrap();
+    let output = Command::new("node").arg("probe.mjs").output().unwrap();
+    assert!(output.status.success());
+}
+
+#[test]
+fn wasm_probe_expectations_are_run_details() {
+    probe("module demo.probe;\n@id(\"demo.main\") fn main() -> i64 { 6 + 1 }\n",
+        "if(instance.exports.semaprax_main()!==7n)throw Error('value');");
+    for (body, domain, code) in [("1 / 0", "semaprax.arithmetic.v1", 4)] {
+        let source = format!("module demo.probe_fail;\n@id(\"demo.main\") fn main() -> i64 {{ {body} }}\n");
+        probe(&source, &format!("let failed=false;try{{instance.exports.semaprax_main();}}catch(error){{const status=semanticStatus(error);if(status===null||status.domain_id!=={domain:?}||status.code!=={code})throw error;failed=true;}}if(!failed)throw Error('missing');"));
+    }
+}
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
@@ -687,6 +708,15 @@ def main():
         ("run", "demo.echo", (("refused-any", "SPX-F103", None),), ("255",)),
         ("run", "demo.echo", (("refused-any", "SPX-F103", "expects 1"),)),
         ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",))]
+    for n in (1, 2):
+        want["tests/synthetic.rs::wasm_probe_expectations_are_run_details#%d" % n] = ("parse-ok", ())
+    want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#1"] = [
+        ("run", "demo.main", (("json", ("payload", "outcome", "value"), "7"),))]
+    want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#2"] = [
+        ("run", "demo.main", (("json", ("payload", "outcome", "kind"), "failed"),
+                              ("json", ("payload", "outcome", "status", "domain_id"),
+                               "semaprax.arithmetic.v1"),
+                              ("json", ("payload", "outcome", "status", "code"), 4)))]
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
