@@ -53,9 +53,10 @@ VERIFYING = {"to_json", "context_json", "agent_context_json", "emit_c",
              "emit_hir_c", "emit_module", "emit_resolved_module", "resolve",
              "check", "revision_checked"}
 # codes of the reference's lowering and lanes (HIR validator, C and Wasm
-# backends, the LI list-induction proof export): verdicts of a lane's
-# profile, not of the checker
-BACKEND = "HBWL"
+# backends, the LI list-induction proof export) and of its interop
+# projections (abi-report A2xx, c-header D1xx, cxx-shim X1xx budgets):
+# verdicts of a lane's or a tool's profile, not of the checker
+BACKEND = "HBWLADX"
 # an assertion naming these judges a lane's output, not the checker's
 LANE_WORDS = {"wasm", "codegen", "emit_c", "emit_hir_c", "emit_module",
               "emit_resolved_module", "native", "lower"}
@@ -68,7 +69,8 @@ MUTATORS = {"iter_mut", "clear", "push", "remove", "insert", "retain", "swap",
             "swap_remove", "extend", "drain", "reverse", "sort"}
 # assertions about artefacts other than the program's verdict
 SKIP_ASSERT = ("validate", "patch", "apply", "repair", "workspace", "evidence",
-               "impact", "review", "manifest", "project", "unlock", "lock_")
+               "impact", "review", "manifest", "project", "unlock", "lock_",
+               "verify_envelope")
 
 
 

@@ -511,6 +511,22 @@ fn probe(source: &str, expectation: &str) {
     assert!(output.status.success());
 }
 
+// an interop projection's budget code (abi-report A203) and a tampered
+// envelope failing `verify_envelope` judge that tool, not the program
+const INTEROP: &str = "module demo.interop;\n@id(\"demo.pick\") fn pick(v: i32) -> i32 { v }\n";
+
+#[test]
+fn interop_projection_codes_are_no_checker_verdict() {
+    let path = write_temp(INTEROP);
+    let program = parse(INTEROP, Path::new("interop.spx")).unwrap();
+    assert!(verify::verify(&program).is_empty());
+    let errors = abi_report::generate(&path, &tiny).expect_err("tiny budgets fail closed");
+    assert!(errors.iter().any(|item| item.code == "SPX-A203"));
+    let envelope = abi_report::generate(&path, &options).expect("envelope");
+    let tampered = envelope.replace("i32", "i33");
+    assert!(abi_report::verify_envelope(&tampered).is_err());
+}
+
 #[test]
 fn wasm_probe_expectations_are_run_details() {
     probe("module demo.probe;\n@id(\"demo.main\") fn main() -> i64 { 6 + 1 }\n",
@@ -708,6 +724,7 @@ def main():
         ("run", "demo.echo", (("refused-any", "SPX-F103", None),), ("255",)),
         ("run", "demo.echo", (("refused-any", "SPX-F103", "expects 1"),)),
         ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",))]
+    want["tests/synthetic.rs::interop_projection_codes_are_no_checker_verdict#1"] = ("accept", ())
     for n in (1, 2):
         want["tests/synthetic.rs::wasm_probe_expectations_are_run_details#%d" % n] = ("parse-ok", ())
     want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#1"] = [
