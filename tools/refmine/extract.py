@@ -53,10 +53,15 @@ VERIFYING = {"to_json", "context_json", "agent_context_json", "emit_c",
              "emit_hir_c", "emit_module", "emit_resolved_module", "resolve",
              "check", "revision_checked"}
 # codes of the reference's lowering and lanes (HIR validator, C and Wasm
-# backends, the LI list-induction proof export) and of its interop
-# projections (abi-report A2xx, c-header D1xx, cxx-shim X1xx budgets):
-# verdicts of a lane's or a tool's profile, not of the checker
-BACKEND = "HBWLADX"
+# backends, the LI list-induction proof export): verdicts of a lane's
+# profile, not of the checker
+BACKEND = "HBWL"
+# the reference's read-only projections of a verified program (ABI report,
+# C header, C++ shim, OpenAPI, package report, UI schema): what their
+# results and failures (budget codes A203/D103/X103/OA105/P302/U102,
+# exclusions OA103, tampered envelopes) show is that tool's, not a verdict
+TOOL_MODULES = {"abi_report", "c_header", "cxx_shim", "openapi", "package_report",
+                "ui_schema"}
 # an assertion naming these judges a lane's output, not the checker's
 LANE_WORDS = {"wasm", "codegen", "emit_c", "emit_hir_c", "emit_module",
               "emit_resolved_module", "native", "lower"}
@@ -920,6 +925,8 @@ class FileExtractor(DetailReader, CliReader):
 
     def call(self, path, args, env):
         name = path[-1]
+        if len(path) >= 2 and path[-2] in TOOL_MODULES:
+            return UNKNOWN
         if name in ("from", "new", "to_string", "to_owned") and len(args) == 1 and \
                 isinstance(args[0], str) and path[0] in ("String", "str", "Cow", "Box"):
             return args[0]

@@ -511,8 +511,9 @@ fn probe(source: &str, expectation: &str) {
     assert!(output.status.success());
 }
 
-// an interop projection's budget code (abi-report A203) and a tampered
-// envelope failing `verify_envelope` judge that tool, not the program
+// a projection's budget code (abi-report A203, ui-schema U102: not the
+// mutation family) and a tampered envelope failing `verify_envelope` judge
+// that tool, not the program
 const INTEROP: &str = "module demo.interop;\n@id(\"demo.pick\") fn pick(v: i32) -> i32 { v }\n";
 
 #[test]
@@ -525,6 +526,8 @@ fn interop_projection_codes_are_no_checker_verdict() {
     let envelope = abi_report::generate(&path, &options).expect("envelope");
     let tampered = envelope.replace("i32", "i33");
     assert!(abi_report::verify_envelope(&tampered).is_err());
+    let errors = ui_schema::generate(&path, &tiny).expect_err("tiny budgets fail closed");
+    assert!(errors.iter().any(|item| item.code == "SPX-U102"));
 }
 
 #[test]
