@@ -1237,6 +1237,14 @@ def extract(path, text, files=None, details=None, parent=None):
         if not notes:
             continue
         best = max(n[0] for n in notes)
+        checker = [n for n in notes if n[1] in ("accept", "reject")]
+        if checker and all(n[1] == "backend" for n in notes if n[0] == best):
+            # a lane's refusal says nothing of the checker: a weaker verdict
+            # of the checker's (`resolve(…).unwrap_or_else(…)`) stands when
+            # it is one
+            top = max(n[0] for n in checker)
+            if len({n[1] for n in checker if n[0] == top}) == 1:
+                best = top
         strong = [n for n in notes if n[0] == best]
         kinds = {n[1] for n in strong}
         if "backend" in kinds and len(kinds) > 1:

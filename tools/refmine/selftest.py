@@ -530,6 +530,17 @@ fn interop_projection_codes_are_no_checker_verdict() {
     assert!(errors.iter().any(|item| item.code == "SPX-U102"));
 }
 
+// a lane's refusal (W115) beside a weaker verdict of the checker's
+// (`hir::resolve(…).unwrap_or_else(…)`): the program is accepted
+#[test]
+fn a_lane_refusal_leaves_the_checker_verdict() {
+    let source = "module demo.lane;\n@id(\"x.f\") fn f(value: usize) -> usize { value }\n";
+    let program = parse(source, Path::new("lane.spx")).unwrap_or_else(|e| panic!("{e:?}"));
+    let program = hir::resolve(&program).unwrap_or_else(|e| panic!("{e:?}"));
+    let error = wasm::emit_resolved_module_with_scalar_exports(&program, &ids).expect_err("closed");
+    assert!(matches!(error.code, "SPX-W115" | "SPX-W116"), "{}", error.code);
+}
+
 #[test]
 fn wasm_probe_expectations_are_run_details() {
     probe("module demo.probe;\n@id(\"demo.main\") fn main() -> i64 { 6 + 1 }\n",
@@ -728,6 +739,7 @@ def main():
         ("run", "demo.echo", (("refused-any", "SPX-F103", "expects 1"),)),
         ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",))]
     want["tests/synthetic.rs::interop_projection_codes_are_no_checker_verdict#1"] = ("accept", ())
+    want["tests/synthetic.rs::a_lane_refusal_leaves_the_checker_verdict#1"] = ("accept", ())
     for n in (1, 2):
         want["tests/synthetic.rs::wasm_probe_expectations_are_run_details#%d" % n] = ("parse-ok", ())
     want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#1"] = [
