@@ -944,11 +944,20 @@ class FileExtractor(DetailReader, CliReader):
         if name == "replace_once" and len(args) == 3 and all(isinstance(a, str) for a in args):
             return args[0].replace(args[1], args[2], 1)
         h = None
+        closure = False
         if len(path) == 1:
-            h = env.get(name) if isinstance(env.get(name), Helper) else self.helpers.get(name)
+            closure = isinstance(env.get(name), Helper)
+            h = env[name] if closure else self.helpers.get(name)
         progs = set()
         for a in args:
             progs |= self.taint_of(a)
+        if closure and h is not None and len(h.params) == len(args) and not progs:
+            # a closure over the test's bindings (`let expects = |id, why| {
+            # … interpret(&path, id, …) … }`): what it captures
+            for t in h.body:
+                if t[0] == "ident" and t[1] not in h.params and t[1] in env and \
+                        not isinstance(env[t[1]], Helper):
+                    progs |= self.taint_of(env[t[1]])
         if h is not None and not h.params and not args:
             # a zero-argument helper over a const program (`fn program()`)
             progs = set(self.taint_all(h.body, {}).progs)
@@ -996,7 +1005,8 @@ class FileExtractor(DetailReader, CliReader):
                 self.driver = driver or any(t[0] == "str" and t[2] and any(
                     w in t[2] for w in DRIVER_WORDS) for t in h.body)
                 try:
-                    self.block(h.body, dict(zip(h.params, args)))
+                    self.block(h.body, dict(env, **dict(zip(h.params, args))) if closure
+                               else dict(zip(h.params, args)))
                 finally:
                     self.helper_depth -= 1
                     self.driver = driver

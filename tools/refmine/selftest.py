@@ -498,6 +498,13 @@ fn interpreter_refusals_of_arguments_are_run_details() {
     assert!(errors.iter().any(|item| item.code == "SPX-F103" && item.message.contains("expects 1")));
     let envelope = widened(&path, "demo.echo", &["7u8"]).expect("envelope");
     assert!(envelope.contains("\"value\":\"7\""));
+    // a closure over `path`, called with plain strings
+    let expects_reason = |token: &str, reason: &str| {
+        let errors = interpreter::interpret(&path, token, &[], &InterpreterOptions::default())
+            .expect_err(reason);
+        assert!(errors.iter().any(|item| item.code == "SPX-F102" && item.message.contains(reason)));
+    };
+    expects_reason("demo.echo", "unsupported_parameter_type");
 }
 
 // a helper running the program's Wasm module under the JavaScript probe it
@@ -737,7 +744,8 @@ def main():
     want_details["tests/synthetic.rs::interpreter_refusals_of_arguments_are_run_details#1"] = [
         ("run", "demo.echo", (("refused-any", "SPX-F103", None),), ("255",)),
         ("run", "demo.echo", (("refused-any", "SPX-F103", "expects 1"),)),
-        ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",))]
+        ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",)),
+        ("run", "demo.echo", (("refused-any", "SPX-F102", "unsupported_parameter_type"),))]
     want["tests/synthetic.rs::interop_projection_codes_are_no_checker_verdict#1"] = ("accept", ())
     want["tests/synthetic.rs::a_lane_refusal_leaves_the_checker_verdict#1"] = ("accept", ())
     for n in (1, 2):
