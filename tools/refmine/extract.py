@@ -905,6 +905,19 @@ class FileExtractor(DetailReader, CliReader):
             c = self.cli_call(path, argt, args)
             if c is not None:
                 return c, ce + 1
+            if path[-1] in ("build_web", "build_web_with_scalar_exports") and \
+                    len(argt) >= 2:
+                # the directory a program's Wasm package is built into
+                names = [t[1] for t in argt[1] if t[0] == "ident"]
+                if len(names) == 1:
+                    env["#web " + names[0]] = set(self.taint_of(args[0]))
+            if path[-2:] == ["fs", "write"] and len(args) == 2 and \
+                    isinstance(args[1], str) and self.test:
+                # a JavaScript probe written into that directory
+                # (`fs::write(web.join("probe.mjs"), …)`)
+                names = [t[1] for t in argt[0] if t[0] == "ident"]
+                if names and isinstance(env.get("#web " + names[0]), set):
+                    self.probe_detail(env["#web " + names[0]], args[1])
             d = self.detail_call(path, argt, args, env)
             if d is not None:
                 return d, ce + 1
@@ -985,12 +998,9 @@ class FileExtractor(DetailReader, CliReader):
             if len(progs) == 1 and self.test and self.node_helper(h):
                 # a helper running the program's Wasm module under a
                 # JavaScript probe it is given: what the probe asserts
-                (p,) = progs
-                m = MAIN_ID.search(self.programs[p][1])
                 for a in args:
-                    conds = probe_conds(a) if isinstance(a, str) and m else None
-                    if conds:
-                        self.note_detail(set(progs), ("run", m.group(1), conds))
+                    if isinstance(a, str):
+                        self.probe_detail(progs, a)
             words = {t[2] if t[0] == "str" else t[1] for t in h.body}
             if progs and "stdout" in words and "CARGO_BIN_EXE_semaprax" in words and \
                     "run" in words:
@@ -1011,6 +1021,17 @@ class FileExtractor(DetailReader, CliReader):
                     self.helper_depth -= 1
                     self.driver = driver
         return Taint(progs)
+
+    def probe_detail(self, progs, js):
+        """What a JavaScript probe of one program's Wasm module states of
+        its `main` (probe_conds), as a run detail of that program."""
+        if len(progs) != 1:
+            return
+        (p,) = progs
+        m = MAIN_ID.search(self.programs[p][1])
+        conds = probe_conds(js) if m else None
+        if conds:
+            self.note_detail(set(progs), ("run", m.group(1), conds))
 
     @staticmethod
     def node_helper(h):

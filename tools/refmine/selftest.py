@@ -548,6 +548,21 @@ fn a_lane_refusal_leaves_the_checker_verdict() {
     assert!(matches!(error.code, "SPX-W115" | "SPX-W116"), "{}", error.code);
 }
 
+// a probe the test writes itself into the directory one program's Wasm
+// package was built into (a probe in another package's directory is that
+// package's)
+#[test]
+fn a_probe_written_beside_a_package_is_a_run_detail() {
+    let failing = "module demo.pkg_fail;\n@id(\"app.main\") fn main() -> i64 { 1 / 0 }\n";
+    let passing = "module demo.pkg_ok;\n@id(\"app.main\") fn main() -> i64 { 3 }\n";
+    let program = parse(failing, Path::new("f.spx")).unwrap();
+    let fixture = Fixture::new(failing);
+    let other = parse(passing, Path::new("p.spx")).unwrap();
+    let web = fixture.root.join("web");
+    wasm::build_web(&other, &web).unwrap();
+    std::fs::write(web.join("probe.mjs"), "if(instance.exports.semaprax_main()!==3n) throw Error('x');").unwrap();
+}
+
 #[test]
 fn wasm_probe_expectations_are_run_details() {
     probe("module demo.probe;\n@id(\"demo.main\") fn main() -> i64 { 6 + 1 }\n",
@@ -748,6 +763,10 @@ def main():
         ("run", "demo.echo", (("refused-any", "SPX-F102", "unsupported_parameter_type"),))]
     want["tests/synthetic.rs::interop_projection_codes_are_no_checker_verdict#1"] = ("accept", ())
     want["tests/synthetic.rs::a_lane_refusal_leaves_the_checker_verdict#1"] = ("accept", ())
+    want["tests/synthetic.rs::a_probe_written_beside_a_package_is_a_run_detail#1"] = ("parse-ok", ())
+    want["tests/synthetic.rs::a_probe_written_beside_a_package_is_a_run_detail#2"] = ("parse-ok", ())
+    want_details["tests/synthetic.rs::a_probe_written_beside_a_package_is_a_run_detail#2"] = [
+        ("run", "app.main", (("json", ("payload", "outcome", "value"), "3"),))]
     for n in (1, 2):
         want["tests/synthetic.rs::wasm_probe_expectations_are_run_details#%d" % n] = ("parse-ok", ())
     want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#1"] = [
