@@ -380,6 +380,11 @@ def judge_refusal(cond, env, refused):
     if isinstance(env, dict):
         return "differ", "our interpret runs it: %s" % json.dumps(
             env.get("payload", {}).get("outcome"), separators=(",", ":"))
+    if cond[0] == "refused-any":
+        ok = any(code == cond[1] and (cond[2] is None or cond[2] in message)
+                 for code, message in refused)
+        return ("agree", "") if ok else ("differ", "ours: %s" % (
+            ", ".join(code for code, _ in refused) or "no diagnostics"))
     if cond[0] == "refused-count":
         ok = len(refused) == cond[1]
         return ("agree", "") if ok else ("differ", "ours: %d diagnostics" % len(refused))
@@ -449,6 +454,9 @@ def describe(rec):
                 "returned == %r" % c[1] if c[0] == "returned" else
                 "refused with %d diagnostics" % c[1] if c[0] == "refused-count" else
                 "refusal #%d is %s" % (c[1], c[2]) if c[0] == "refused-code" else
+                "some refusal is %s%s" % (c[1], "" if c[2] is None else
+                                          " containing %r" % c[2])
+                if c[0] == "refused-any" else
                 "refusal #%d's message contains %r" % (c[1], c[3])
                 if c[0] == "refused-message" else "%s == %r" % ("/".join(c[1]), c[2])
                 for c in rec[2]))

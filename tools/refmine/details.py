@@ -128,8 +128,9 @@ def run_record(env, conds):
     budget) under a step budget below the default: detailcheck.py runs the
     first through `run --json` when the entry is `main`, the rest through
     `interpret` (or `interpret-strings`). A Refusal's conditions are
-    ("refused-count", n), ("refused-code", index, code) and
-    ("refused-message", index, op, text)."""
+    ("refused-count", n), ("refused-code", index, code),
+    ("refused-message", index, op, text) and ("refused-any", code, text or
+    None) (some refusal has the code, and the text in its message)."""
     budget = getattr(env, "budget", None)
     if budget:
         if not all(budget_readable(c) for c in conds):
@@ -529,9 +530,36 @@ class DetailReader:
                 text = self.text_value(a[9:-1], env)
                 if text is not None:
                     cond = ("refused-message", idx, "contains", text)
+        elif mac == "assert" and w[1:8] == [".", "iter", "(", ")", ".", "any", "("] and \
+                match_close(a, 7) == len(a) - 1:
+            cond = self.refused_any(a[8:-1], env)
         if cond is not None:
             self.note_detail(set(base.progs), run_record(base, (cond,)))
         return True
+
+    def refused_any(self, toks, env):
+        """`errors.iter().any(|item| item.code == "SPX-F103")`, optionally
+        `&& item.message.contains(text)`: some refusal has that code (and
+        that text in its message)."""
+        w = [t[1] for t in toks]
+        if len(w) < 8 or w[0] != "|" or w[2] != "|" or toks[1][0] != "ident":
+            return None
+        p = w[1]
+        if w[3:7] != [p, ".", "code", "=="] or toks[7][0] != "str":
+            return None
+        c = self.codes_in(toks[7:8], env)
+        if len(c) != 1:
+            return None
+        rest = toks[8:]
+        rw = w[8:]
+        if not rest:
+            return ("refused-any", c[0], None)
+        if rw[:6] == ["&&", p, ".", "message", ".", "contains"] and len(rw) > 7 and \
+                rw[6] == "(" and match_close(rest, 6) == len(rest) - 1:
+            text = self.text_value(rest[7:-1], env)
+            if text is not None:
+                return ("refused-any", c[0], text)
+        return None
 
     def read_details(self, mac, parts, env):
         flat = [t for p in parts for t in p]

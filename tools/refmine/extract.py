@@ -56,6 +56,12 @@ VERIFYING = {"to_json", "context_json", "agent_context_json", "emit_c",
 # backends, the LI list-induction proof export): verdicts of a lane's
 # profile, not of the checker
 BACKEND = "HBWL"
+# the reference's read-only projections of a verified program (ABI report,
+# C header, C++ shim, OpenAPI, package report, UI schema): what their
+# results and failures (budget codes A203/D103/X103/OA105/P302/U102,
+# exclusions OA103, tampered envelopes) show is that tool's, not a verdict
+TOOL_MODULES = {"abi_report", "c_header", "cxx_shim", "openapi", "package_report",
+                "ui_schema"}
 # an assertion naming these judges a lane's output, not the checker's
 LANE_WORDS = {"wasm", "codegen", "emit_c", "emit_hir_c", "emit_module",
               "emit_resolved_module", "native", "lower"}
@@ -68,7 +74,8 @@ MUTATORS = {"iter_mut", "clear", "push", "remove", "insert", "retain", "swap",
             "swap_remove", "extend", "drain", "reverse", "sort"}
 # assertions about artefacts other than the program's verdict
 SKIP_ASSERT = ("validate", "patch", "apply", "repair", "workspace", "evidence",
-               "impact", "review", "manifest", "project", "unlock", "lock_")
+               "impact", "review", "manifest", "project", "unlock", "lock_",
+               "verify_envelope")
 
 
 
@@ -724,8 +731,15 @@ class FileExtractor(DetailReader, CliReader):
                             j += 1
                     ce = match_close(toks, j)
                     h = self.closure(toks[j + 1:ce]) if (name == "map" and isinstance(v, Seq)) or \
-                        (name == "or_else" and isinstance(v, Envelope) and not v.path) else None
-                    if h is not None and name == "or_else":
+                        (name in ("or_else", "map") and isinstance(v, Envelope) and
+                         not v.path) else None
+                    if h is not None and name == "map" and isinstance(v, Envelope):
+                        # `interpret(…).map(|run| run.envelope)`: the envelope
+                        alt = self.eval(h.body, dict(env, **{h.params[0]: v})) \
+                            if len(h.params) == 1 else None
+                        v = alt if isinstance(alt, Envelope) and alt.progs == v.progs \
+                            else Taint(self.taint_of(v))
+                    elif h is not None and name == "or_else":
                         # `interpret(…).or_else(|_| internal_strings::interpret(…))`
                         alt = self.eval(h.body, env)
                         same = isinstance(alt, Envelope) and alt.profile == "strings" and \
@@ -891,6 +905,19 @@ class FileExtractor(DetailReader, CliReader):
             c = self.cli_call(path, argt, args)
             if c is not None:
                 return c, ce + 1
+            if path[-1] in ("build_web", "build_web_with_scalar_exports") and \
+                    len(argt) >= 2:
+                # the directory a program's Wasm package is built into
+                names = [t[1] for t in argt[1] if t[0] == "ident"]
+                if len(names) == 1:
+                    env["#web " + names[0]] = set(self.taint_of(args[0]))
+            if path[-2:] == ["fs", "write"] and len(args) == 2 and \
+                    isinstance(args[1], str) and self.test:
+                # a JavaScript probe written into that directory
+                # (`fs::write(web.join("probe.mjs"), …)`)
+                names = [t[1] for t in argt[0] if t[0] == "ident"]
+                if names and isinstance(env.get("#web " + names[0]), set):
+                    self.probe_detail(env["#web " + names[0]], args[1])
             d = self.detail_call(path, argt, args, env)
             if d is not None:
                 return d, ce + 1
@@ -911,6 +938,8 @@ class FileExtractor(DetailReader, CliReader):
 
     def call(self, path, args, env):
         name = path[-1]
+        if len(path) >= 2 and path[-2] in TOOL_MODULES:
+            return UNKNOWN
         if name in ("from", "new", "to_string", "to_owned") and len(args) == 1 and \
                 isinstance(args[0], str) and path[0] in ("String", "str", "Cow", "Box"):
             return args[0]
@@ -928,11 +957,20 @@ class FileExtractor(DetailReader, CliReader):
         if name == "replace_once" and len(args) == 3 and all(isinstance(a, str) for a in args):
             return args[0].replace(args[1], args[2], 1)
         h = None
+        closure = False
         if len(path) == 1:
-            h = env.get(name) if isinstance(env.get(name), Helper) else self.helpers.get(name)
+            closure = isinstance(env.get(name), Helper)
+            h = env[name] if closure else self.helpers.get(name)
         progs = set()
         for a in args:
             progs |= self.taint_of(a)
+        if closure and h is not None and len(h.params) == len(args) and not progs:
+            # a closure over the test's bindings (`let expects = |id, why| {
+            # … interpret(&path, id, …) … }`): what it captures
+            for t in h.body:
+                if t[0] == "ident" and t[1] not in h.params and t[1] in env and \
+                        not isinstance(env[t[1]], Helper):
+                    progs |= self.taint_of(env[t[1]])
         if h is not None and not h.params and not args:
             # a zero-argument helper over a const program (`fn program()`)
             progs = set(self.taint_all(h.body, {}).progs)
@@ -946,7 +984,9 @@ class FileExtractor(DetailReader, CliReader):
         if h is not None and len(h.params) == len(args):
             env2 = dict(zip(h.params, args))
             v = self.helper_value(h, env2)
-            if isinstance(v, (str, Envelope)):
+            if isinstance(v, (str, Envelope)) or \
+                    isinstance(v, Seq) and all(isinstance(x, str) for x in v.items):
+                # a string, an envelope, or strings (`owned_args(&["1"])`)
                 return v
             built = self.helper_made - progs
             made = [self.programs[i][1] for i in built]
@@ -955,6 +995,12 @@ class FileExtractor(DetailReader, CliReader):
                 # source = format!("module …{body}…")`): the built program,
                 # not the fragments handed to it
                 progs = set(built)
+            if len(progs) == 1 and self.test and self.node_helper(h):
+                # a helper running the program's Wasm module under a
+                # JavaScript probe it is given: what the probe asserts
+                for a in args:
+                    if isinstance(a, str):
+                        self.probe_detail(progs, a)
             words = {t[2] if t[0] == "str" else t[1] for t in h.body}
             if progs and "stdout" in words and "CARGO_BIN_EXE_semaprax" in words and \
                     "run" in words:
@@ -969,11 +1015,23 @@ class FileExtractor(DetailReader, CliReader):
                 self.driver = driver or any(t[0] == "str" and t[2] and any(
                     w in t[2] for w in DRIVER_WORDS) for t in h.body)
                 try:
-                    self.block(h.body, dict(zip(h.params, args)))
+                    self.block(h.body, dict(env, **dict(zip(h.params, args))) if closure
+                               else dict(zip(h.params, args)))
                 finally:
                     self.helper_depth -= 1
                     self.driver = driver
         return Taint(progs)
+
+    def probe_detail(self, progs, js):
+        """What a JavaScript probe of one program's Wasm module states of
+        its `main` (probe_conds), as a run detail of that program."""
+        if len(progs) != 1:
+            return
+        (p,) = progs
+        m = MAIN_ID.search(self.programs[p][1])
+        conds = probe_conds(js) if m else None
+        if conds:
+            self.note_detail(set(progs), ("run", m.group(1), conds))
 
     @staticmethod
     def node_helper(h):
@@ -1098,7 +1156,8 @@ class FileExtractor(DetailReader, CliReader):
                 j = fmt.index("}", i)
                 spec = fmt[i + 1:j]
                 arg = spec.split(":")[0]
-                if spec.split(":")[1:] not in ([], [""]):
+                debug = spec.split(":")[1:] == ["?"]
+                if spec.split(":")[1:] not in ([], [""]) and not debug:
                     return None
                 if arg == "":
                     v = pos[k] if k < len(pos) else None
@@ -1113,6 +1172,8 @@ class FileExtractor(DetailReader, CliReader):
                     v = "true" if v else "false"
                 if isinstance(v, int):
                     v = str(v)
+                elif debug and isinstance(v, str):
+                    v = rust_debug_str(v)
                 if not isinstance(v, str):
                     return None
                 out.append(v)
@@ -1121,6 +1182,50 @@ class FileExtractor(DetailReader, CliReader):
             out.append(c)
             i += 1
         return "".join(out)
+
+
+def rust_debug_str(s):
+    """`format!("{:?}", s)` of a string: quoted, with Rust's escapes for a
+    backslash, a quote, newline, return, tab, NUL and other controls."""
+    out = ['"']
+    for ch in s:
+        if ch in '\\"':
+            out.append("\\" + ch)
+        elif ch in "\n\r\t\0":
+            out.append({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}[ch])
+        elif ord(ch) < 0x20 or ord(ch) == 0x7f:
+            out.append("\\u{%x}" % ord(ch))
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+# a JavaScript probe's statement about the exported `main`: its value
+# (`semaprax_main()!==7n`) or its failure (`status.domain_id!=='d'`,
+# `status.code!==N`, then `throw error`)
+PROBE_VALUE = re.compile(r"semaprax_main\(\)\s*!==\s*(-?[0-9]+)n\b")
+PROBE_DOMAIN = re.compile(r"status\.domain_id\s*!==\s*(['\"])([A-Za-z0-9_.-]+)\1")
+MAIN_ID = re.compile(r'@id\("([^"]+)"\)\s*fn\s+main\s*\(')
+PROBE_CODE = re.compile(r"status\.code\s*!==\s*([0-9]+)\b")
+
+
+def probe_conds(js):
+    """The outcome of `main` a JavaScript probe of the program's Wasm
+    module asserts (LANGUAGE.md §0.2: the lanes agree), as run conditions,
+    or None."""
+    if js.count("semaprax_main(") != 1:
+        return None
+    m = PROBE_VALUE.search(js)
+    if m and "status" not in js:
+        return (("json", ("payload", "outcome", "value"), m.group(1)),)
+    d, c = PROBE_DOMAIN.findall(js), PROBE_CODE.findall(js)
+    if not m and len(d) == 1 and len(c) == 1 and "semaprax_main()" in js and \
+            "throw error" in js:
+        return (("json", ("payload", "outcome", "kind"), "failed"),
+                ("json", ("payload", "outcome", "status", "domain_id"), d[0][1]),
+                ("json", ("payload", "outcome", "status", "code"), int(c[0])))
+    return None
 
 
 def normpath(path):
@@ -1163,6 +1268,14 @@ def extract(path, text, files=None, details=None, parent=None):
         if not notes:
             continue
         best = max(n[0] for n in notes)
+        checker = [n for n in notes if n[1] in ("accept", "reject")]
+        if checker and all(n[1] == "backend" for n in notes if n[0] == best):
+            # a lane's refusal says nothing of the checker: a weaker verdict
+            # of the checker's (`resolve(…).unwrap_or_else(…)`) stands when
+            # it is one
+            top = max(n[0] for n in checker)
+            if len({n[1] for n in checker if n[0] == top}) == 1:
+                best = top
         strong = [n for n in notes if n[0] == best]
         kinds = {n[1] for n in strong}
         if "backend" in kinds and len(kinds) > 1:

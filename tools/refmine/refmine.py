@@ -50,7 +50,11 @@ decided, 30 on a decided rewrite, 0 not comparable); fmt 118/119 raw,
 118/118 (1 decided); rev 51/51 (1 not comparable); graph 41/42 raw,
 41/41 (1 decided, 1 not comparable). Session 23: verdicts 799/822 (799/799,
 23 decided), exit 38/41 raw, 38/38 (3 decided), the rest as session 21. Session 20: run 277/277 with 30 not
-comparable, no rev or graph figure.
+comparable, no rev or graph figure. compat30 (v0.2.0 plus 91 newest
+tests/language files, 208 files, 975 cases): verdicts 849/873 raw,
+849/849 (24 decided); message 91/91; help 63/68 (5 decided); loc 2/2;
+run 368/372 (4 decided); fmt 119/120 (1 decided); rev 52/52; graph
+41/42 (1 decided); exit 38/41 (3 decided).
 
 Nothing of the reference is stored in our repository: it is read from the
 directory given, and the cases land under build/ (git-ignored).

@@ -470,6 +470,108 @@ fn a_json_field_named_stdout_is_no_output() {
     assert!(codes(BASE).is_empty());
     assert_eq!(stdout["schema"], "demo.report.v1");
 }
+
+// arguments through a helper returning strings (`owned_args(&["255"])`),
+// an envelope through `.map(|run| run.envelope)`, and a refusal stated as
+// `errors.iter().any(|item| item.code == …)`: run details, no verdict
+const WIDE: &str = "module demo.wide;\n@id(\"demo.echo\") fn echo(v: u8) -> u8 { v }\n";
+
+fn owned_args(arguments: &[&str]) -> Vec<String> {
+    arguments.iter().map(|argument| (*argument).to_owned()).collect()
+}
+
+fn widened(path: &Path, token: &str, arguments: &[&str]) -> Result<String, Vec<Diagnostic>> {
+    let owned: Vec<String> = arguments.iter().map(|argument| (*argument).to_owned()).collect();
+    interpreter::interpret(path, token, &owned, &InterpreterOptions::default())
+        .map(|interpretation| interpretation.envelope)
+}
+
+#[test]
+fn interpreter_refusals_of_arguments_are_run_details() {
+    let path = temp_path();
+    std::fs::write(&path, WIDE).unwrap();
+    let errors = interpreter::interpret(&path, "demo.echo", &owned_args(&["255"]),
+        &InterpreterOptions::default()).expect_err("i64 for u8");
+    assert!(errors.iter().any(|item| item.code == "SPX-F103"), "{errors:?}");
+    let errors = interpreter::interpret(&path, "demo.echo", &[], &InterpreterOptions::default())
+        .unwrap_err();
+    assert!(errors.iter().any(|item| item.code == "SPX-F103" && item.message.contains("expects 1")));
+    let envelope = widened(&path, "demo.echo", &["7u8"]).expect("envelope");
+    assert!(envelope.contains("\"value\":\"7\""));
+    // a closure over `path`, called with plain strings
+    let expects_reason = |token: &str, reason: &str| {
+        let errors = interpreter::interpret(&path, token, &[], &InterpreterOptions::default())
+            .expect_err(reason);
+        assert!(errors.iter().any(|item| item.code == "SPX-F102" && item.message.contains(reason)));
+    };
+    expects_reason("demo.echo", "unsupported_parameter_type");
+}
+
+// a helper running the program's Wasm module under the JavaScript probe it
+// is given: the probe's value of `semaprax_main()` or its failure status
+// (a domain given through `{domain:?}`) is a run detail of that main
+fn probe(source: &str, expectation: &str) {
+    let program = parse(source, Path::new("probe.spx")).unwrap();
+    let script = format!("import {{x}} from './semaprax.js';\nfor(let i=0;i<4;i++){{ {expectation} }}");
+    std::fs::write("probe.mjs", script).unwrap();
+    let output = Command::new("node").arg("probe.mjs").output().unwrap();
+    assert!(output.status.success());
+}
+
+// a projection's budget code (abi-report A203, ui-schema U102: not the
+// mutation family) and a tampered envelope failing `verify_envelope` judge
+// that tool, not the program
+const INTEROP: &str = "module demo.interop;\n@id(\"demo.pick\") fn pick(v: i32) -> i32 { v }\n";
+
+#[test]
+fn interop_projection_codes_are_no_checker_verdict() {
+    let path = write_temp(INTEROP);
+    let program = parse(INTEROP, Path::new("interop.spx")).unwrap();
+    assert!(verify::verify(&program).is_empty());
+    let errors = abi_report::generate(&path, &tiny).expect_err("tiny budgets fail closed");
+    assert!(errors.iter().any(|item| item.code == "SPX-A203"));
+    let envelope = abi_report::generate(&path, &options).expect("envelope");
+    let tampered = envelope.replace("i32", "i33");
+    assert!(abi_report::verify_envelope(&tampered).is_err());
+    let errors = ui_schema::generate(&path, &tiny).expect_err("tiny budgets fail closed");
+    assert!(errors.iter().any(|item| item.code == "SPX-U102"));
+}
+
+// a lane's refusal (W115) beside a weaker verdict of the checker's
+// (`hir::resolve(…).unwrap_or_else(…)`): the program is accepted
+#[test]
+fn a_lane_refusal_leaves_the_checker_verdict() {
+    let source = "module demo.lane;\n@id(\"x.f\") fn f(value: usize) -> usize { value }\n";
+    let program = parse(source, Path::new("lane.spx")).unwrap_or_else(|e| panic!("{e:?}"));
+    let program = hir::resolve(&program).unwrap_or_else(|e| panic!("{e:?}"));
+    let error = wasm::emit_resolved_module_with_scalar_exports(&program, &ids).expect_err("closed");
+    assert!(matches!(error.code, "SPX-W115" | "SPX-W116"), "{}", error.code);
+}
+
+// a probe the test writes itself into the directory one program's Wasm
+// package was built into (a probe in another package's directory is that
+// package's)
+#[test]
+fn a_probe_written_beside_a_package_is_a_run_detail() {
+    let failing = "module demo.pkg_fail;\n@id(\"app.main\") fn main() -> i64 { 1 / 0 }\n";
+    let passing = "module demo.pkg_ok;\n@id(\"app.main\") fn main() -> i64 { 3 }\n";
+    let program = parse(failing, Path::new("f.spx")).unwrap();
+    let fixture = Fixture::new(failing);
+    let other = parse(passing, Path::new("p.spx")).unwrap();
+    let web = fixture.root.join("web");
+    wasm::build_web(&other, &web).unwrap();
+    std::fs::write(web.join("probe.mjs"), "if(instance.exports.semaprax_main()!==3n) throw Error('x');").unwrap();
+}
+
+#[test]
+fn wasm_probe_expectations_are_run_details() {
+    probe("module demo.probe;\n@id(\"demo.main\") fn main() -> i64 { 6 + 1 }\n",
+        "if(instance.exports.semaprax_main()!==7n)throw Error('value');");
+    for (body, domain, code) in [("1 / 0", "semaprax.arithmetic.v1", 4)] {
+        let source = format!("module demo.probe_fail;\n@id(\"demo.main\") fn main() -> i64 {{ {body} }}\n");
+        probe(&source, &format!("let failed=false;try{{instance.exports.semaprax_main();}}catch(error){{const status=semanticStatus(error);if(status===null||status.domain_id!=={domain:?}||status.code!=={code})throw error;failed=true;}}if(!failed)throw Error('missing');"));
+    }
+}
 '''
 
 INCLUDED = 'module demo.inc;\n@id("app.main") fn main() -> i64 { true }\n'
@@ -653,6 +755,27 @@ def main():
     if sub_got != want_sub:
         print("refmine selftest: submodule: want %s, got %s" % (want_sub, sub_got))
         got["#submodule"] = sub_got
+    want["tests/synthetic.rs::interpreter_refusals_of_arguments_are_run_details#1"] = ("detail", ())
+    want_details["tests/synthetic.rs::interpreter_refusals_of_arguments_are_run_details#1"] = [
+        ("run", "demo.echo", (("refused-any", "SPX-F103", None),), ("255",)),
+        ("run", "demo.echo", (("refused-any", "SPX-F103", "expects 1"),)),
+        ("run", "demo.echo", (("contains", '"value":"7"'),), ("7u8",)),
+        ("run", "demo.echo", (("refused-any", "SPX-F102", "unsupported_parameter_type"),))]
+    want["tests/synthetic.rs::interop_projection_codes_are_no_checker_verdict#1"] = ("accept", ())
+    want["tests/synthetic.rs::a_lane_refusal_leaves_the_checker_verdict#1"] = ("accept", ())
+    want["tests/synthetic.rs::a_probe_written_beside_a_package_is_a_run_detail#1"] = ("parse-ok", ())
+    want["tests/synthetic.rs::a_probe_written_beside_a_package_is_a_run_detail#2"] = ("parse-ok", ())
+    want_details["tests/synthetic.rs::a_probe_written_beside_a_package_is_a_run_detail#2"] = [
+        ("run", "app.main", (("json", ("payload", "outcome", "value"), "3"),))]
+    for n in (1, 2):
+        want["tests/synthetic.rs::wasm_probe_expectations_are_run_details#%d" % n] = ("parse-ok", ())
+    want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#1"] = [
+        ("run", "demo.main", (("json", ("payload", "outcome", "value"), "7"),))]
+    want_details["tests/synthetic.rs::wasm_probe_expectations_are_run_details#2"] = [
+        ("run", "demo.main", (("json", ("payload", "outcome", "kind"), "failed"),
+                              ("json", ("payload", "outcome", "status", "domain_id"),
+                               "semaprax.arithmetic.v1"),
+                              ("json", ("payload", "outcome", "status", "code"), 4)))]
     bad = 0
     for key in sorted(set(want) | set(got)):
         if want.get(key) != got.get(key):
