@@ -624,7 +624,12 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		bool checked = false;
 		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
 		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
-		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)
+		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING && strcmp(fname, "string_from_str") == 0)
+			diag_set_help(d, "a literal already is an owned `string`: write `%.*s` itself, without `string_from_str`",
+			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start);
+		else if (sema_carrier_value_help(S, d, a, params[i]))
+			;
+		else if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)
 			/* the argument's place in the example call: `f(…, string_as_str(text))` */
 			diag_set_help(d, "`%s` takes a `str` view, and a literal is an owned `string`: bind it, `let text = %.*s;`, then lend it: `%s(%sstring_as_str(text)%s)`", fname,
 			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start, fname, base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");

@@ -70,7 +70,7 @@ check_let(FnCtx *C, const Stmt *s)
 			else if (suffix && sema_is_int_literal(v))
 				diag_set_help(d, "the literal is outside `%s`'s range (%s); bind a value within it, or declare the binding with another type", suffix,
 				    declared == T_U8 ? "0 to 255" : declared == T_USIZE ? "0 and up" : "-2147483648 to 2147483647");
-			else
+			else if (!sema_carrier_value_help(S, d, vt, declared))
 				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
 		}
 		if (declared != vt && declared != T_ERR && vt != T_ERR && sema_class_upcast(S, vt, declared) && sema_upcast_drops_owned(S, vt, declared)) {
