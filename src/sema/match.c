@@ -235,6 +235,32 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	free(seen);
 }
 
+/*
+ * M103's help: the scrutinee's cases as patterns (`IterStep::Done {}`,
+ * `IterStep::Yield { item, rest }`), at most 8 of them, so a pattern naming
+ * a case the type lacks (or another type's case) shows what to write.
+ */
+static void
+case_list_help(Diag *d, const Sym *v)
+{
+	Buf b = {0};
+	int n = v->nom->ncases;
+	for (int i = 0; i < n && i < 8; i++) {
+		const CaseSym *c = &v->nom->cases[i];
+		buf_printf(&b, "%s`%s::%s {", i == 0 ? "" : i + 1 == n ? " or " : ", ", v->name, c->name);
+		for (int f = 0; f < c->nfields; f++)
+			buf_printf(&b, "%s %s", f ? "," : "", c->fields[f].name);
+		buf_puts(&b, c->nfields ? " }`" : "}`");
+	}
+	if (n > 8)
+		buf_printf(&b, " and %d more", n - 8);
+	if (n)
+		diag_set_help(d, "the scrutinee is of type `%s`; match its cases: %s", v->name, b.data);
+	else
+		diag_set_help(d, "match cases of `%s`", v->name);
+	buf_free(&b);
+}
+
 /* A case pattern against variant type vt; returns the case index or -1. */
 static int
 case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
@@ -246,7 +272,7 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 	int ci = strcmp(tname, v->name) == 0 ? sema_case_index(S, vs, cname) : -1;
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_M103, p->span, "pattern `%s::%s` is incompatible with the match scrutinee", tname, cname);
-		diag_set_help(d, "match cases of `%s`", v->name);
+		case_list_help(d, v);
 		return -1;
 	}
 	if (bind_fields) {
