@@ -801,6 +801,9 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		/* `match x { … };` then more statements: the match is the value
 		 * statement, though the caret stands after it */
 		diag_set_help(d, "the `match` ending just before this is a value followed by `;`, and only a block's last expression may stand alone: discard its value with `let _ = match …;`, or make it the block's final expression");
+		/* the scrutinee's mode is written (`match own s`), so `let _ =`
+		 * moves nothing the statement did not */
+		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
