@@ -146,6 +146,13 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			diag_set_help(d, "`string_as_str` lends a named binding, not a field: bind the field first, `let %s = %.*s;`%s, then `string_as_str(%s)`; "
 			    "text functions also read the field directly (`string_len(%.*s)`)", field, n, f,
 			    owned ? " (this moves it out of the record, whose other fields stay readable)" : "", field, n, f);
+		} else if (bi == BI_string_as_str && args[0]->kind == EXPR_STRING && args[0]->span.end - args[0]->span.start <= 40) {
+			/* `string_from_str(string_as_str("x"))`, a newcomer's way to a
+			 * `string`: the literal is one already */
+			int n = (int)(args[0]->span.end - args[0]->span.start);
+			const char *lit = S->src + args[0]->span.start;
+			diag_set_help(d, "`string_as_str` borrows from a named `let` binding, not from a string literal; bind it first: `let text = %.*s; string_as_str(text)`; "
+			    "where a `string` is wanted (`string_from_str(string_as_str(%.*s))`), the literal already is one: write `%.*s`", n, lit, n, lit, n, lit);
 		} else {
 			diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let %s = …; %s(%s)`", name,
 			    place_kind(args[0]), owner, name, owner);
