@@ -1076,6 +1076,8 @@ expected_expression(Parser *p)
 		diag_set_help(d, "an anonymous function is `fn(x: i64) -> i64 { x + 1 }`; parameter and result types are required");
 	else if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
 		diag_set_help(d, "there is no `++` or `--`; write `i = i + 1;` with `i` declared `let mut`");
+	else if (t->kind == TOK_GT && p->pos > 0 && p->toks[p->pos - 1].kind == TOK_LT && p->toks[p->pos - 1].span.end == t->span.start)
+		diag_set_help(d, "there is no `<>`; not-equal is `!=`");
 	else
 		diag_set_help(d, "an expression is a literal, a name, a call, a block, an `if`, a `match`, or an operator applied to expressions");
 	return error_expr(p, t->span);

@@ -1136,7 +1136,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			if (e->kind == EXPR_MATCH)
 				/* a statement `match` (other languages' habit): it is a value */
 				diag_set_help(d, "a `match` is an expression, not a statement: discard its value with `let _ = match …;` (each arm ending in a value, such as `0`), or make it the block's final expression");
-			else
+			else if (!parse_tuple_help(d, e))
 				parse_decorate_expected(p, d);
 			break;
 		}
