@@ -210,7 +210,10 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		sema_check_expr(C, args[0]);
 		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
 		Diag *d = sema_error(S, args[0]->kind == EXPR_INT ? DIAG_T205 : DIAG_T271, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
-		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
+		if (args[0]->kind == EXPR_INT)
+			diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
+		else   /* a computed size (qa30): the buffer is sized for its largest use */
+			diag_set_help(d, "a byte buffer's size is fixed when the program is written: take a literal bound for the largest size you need, e.g. `bytes_zeroed(4096usize)` (at most 131072), count the bytes you fill, and view only those with `byte_range(bytes_as_slice(b), 0usize, used)`");
 		return true;
 	}
 	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 && args[0]->u.int_lit.value > BYTES_MAX_CAPACITY) {
