@@ -310,9 +310,17 @@ check_assign(FnCtx *C, const Stmt *s)
 	const char *f = s->u.assign.field.s;
 	if (!l->mut) {
 		Diag *d = sema_error(S, DIAG_U107, s->u.assign.target.span, "cannot assign to field of immutable binding `%s`; declare it with `let mut`", name);
-		if (l->param)
-			diag_set_help(d, "parameters are immutable; copy it into a mutable local first: `let mut %s = %s;`", name, name);
-		else
+		if (l->param) {
+			/* the copy needs a name of its own: `let mut self = self;` is T209 (§3.6, qa30) */
+			char fresh[64];
+			for (int n = 2; n < 1000; n++) {
+				snprintf(fresh, sizeof fresh, "%.40s%d", name, n);
+				if (!sema_local_find(C, fresh))
+					break;
+			}
+			diag_set_help(d, "parameters are immutable; copy it into a mutable local with a name of its own (there is no shadowing): `let mut %s = %s;`, then assign `%s.%s` and use `%s`",
+			    fresh, name, fresh, s->u.assign.field.s, fresh);
+		} else
 			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
 		return;
 	}
