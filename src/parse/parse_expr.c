@@ -807,7 +807,15 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 	e->u.variant.case_name = parse_name_of(p, ct);
 	if (parse_at(p, TOK_LPAREN)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` after variant case name");
-		diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
+		static const char *const ctors[] = { "new", "create", "make", "from", "default", "init" };
+		bool ctor = false;
+		for (size_t i = 0; i < countof(ctors); i++)
+			ctor |= parse_tok_is_word(p, ct, ctors[i]);
+		if (ctor)   /* `Point::new(1, 2)` (qa30): a record or class, most likely */
+			diag_set_help(d, "there are no constructor functions; build a record or class with braces, naming every field: `%s { field: value, … }` (a variant's case: `%s::Case { field: value }`)",
+			    e->u.variant.type.s, e->u.variant.type.s);
+		else
+			diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
 		/* Only with the type arguments spelled: `Option::Some { value: 1 }` is T221. */
 		if (ntargs > 0)
 			rust_case_fix(p, d, ct, tname, true);

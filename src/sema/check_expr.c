@@ -277,6 +277,15 @@ check_name(FnCtx *C, const Expr *e)
 		buf_free(&fb);
 	} else if (help) {
 		diag_set_help(d, "%s", help);
+	} else if (sema_strmap_get(&S->type_names, name) >= 0) {
+		/* `A.bump(a)`, `let p = Point;` (qa30): a type's name where a value is wanted */
+		SymKind k = sema_sym(S, sema_strmap_get(&S->type_names, name))->kind;
+		if (k == SK_CLASS)
+			diag_set_help(d, "`%s` is a class, not a value: call a method on a value of it, `value.method(…)`, after building one with `%s { field: value, … }`", name, name);
+		else if (k == SK_VARIANT)
+			diag_set_help(d, "`%s` is a variant type, not a value: build one of its cases, `%s::Case { field: value }` (`%s::Case {}` without a payload)", name, name, name);
+		else
+			diag_set_help(d, "`%s` is a type, not a value: build one with braces, `%s { field: value, … }`", name, name);
 	} else if ((help = sema_near_local(C, name)) != NULL) {
 		/* a misspelled binding: the fix writes the one name in scope it is near */
 		diag_set_help(d, "did you mean `%s`?", help);
