@@ -296,7 +296,10 @@ sema_check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
 		Diag *d = sema_error(S, box_profile(bi, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
-		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
+		if (bi == BI_string_concat && e->u.call.nargs > 2)   /* qa30: three pieces at once */
+			diag_set_help(d, "`string_concat` joins two strings; nest it for more, `string_concat(string_concat(a, b), c)`, or build the text with `string_format(\"{}{}{}\", a, b, c)`");
+		else
+			diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			sema_check_expr(C, e->u.call.args[i]);
 		result = sig.result;
