@@ -623,7 +623,17 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			if (nt->kind != TOK_IDENT) {
 				if (nt->kind == TOK_DOT && p->in_for_iter) {
 					Diag *d = parse_error_at(p, nt, DIAG_P105, "range `for` loops are not admitted; use `while`");
-					diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition decides whether to loop again, and the required body tail is discarded");
+					/* the loop variable, from `for NAME in` before the range (qa30) */
+					const Token *var = NULL;
+					for (int k = p->pos - 1; k >= 2 && k >= p->pos - 64 && !var; k--)
+						if (parse_tok_is_word(p, &p->toks[k], "in") && p->toks[k - 1].kind == TOK_IDENT && parse_tok_is_word(p, &p->toks[k - 2], "for"))
+							var = &p->toks[k - 1];
+					if (var)
+						diag_set_help(d, "count with a `let mut` index in a `while` loop, whose condition decides whether to loop again: `let mut %.*s = start; while %.*s < end { …; %.*s = %.*s + 1; 0 }` (the body's final value is discarded)",
+						    (int)(var->span.end - var->span.start), p->src + var->span.start, (int)(var->span.end - var->span.start), p->src + var->span.start,
+						    (int)(var->span.end - var->span.start), p->src + var->span.start, (int)(var->span.end - var->span.start), p->src + var->span.start);
+					else
+						diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition decides whether to loop again, and the required body tail is discarded");
 				} else {
 					Diag *d = parse_error_at(p, nt, DIAG_P105, "expected field name after `.`");
 					if (nt->kind == TOK_INT)
