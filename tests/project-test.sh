@@ -100,6 +100,22 @@ if [ $ok = 1 ] && ! cmp -s "$tmp/nat/one.c" "$tmp/nat/two.c"; then
 	ok=0
 fi
 if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+# A project's built executable writes directly, as a file's does (LANGUAGE.md
+# §0.1, qa30): output written before a failure stays, then the failure (exit
+# 70); it was staged, capped and discarded as under `run --native`.
+rm -rf "$tmp/nat"
+cp -R "$root/build-native-direct" "$tmp/nat"
+ok=1
+(cd "$tmp/nat" && "$bin" build . -o a.out > /dev/null) || ok=0
+if [ $ok = 1 ]; then
+	"$tmp/nat/a.out" > "$tmp/nat/out" 2> "$tmp/nat/err"
+	st=$?
+	if [ $st != 70 ] || [ "$(cat "$tmp/nat/out")" != partial ] || ! grep -q '^SEMAPRAX contract failure: requires in checked: n >= 0$' "$tmp/nat/err"; then
+		echo "FAIL native build: the executable did not write directly (status $st, stdout \`$(cat "$tmp/nat/out")\`)" >&2
+		ok=0
+	fi
+fi
+if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 # Revision safety of a project module's write (docs/DECISIONS.md, "patch of
 # a project module"): `patch` and `fix` stop inside the write's commit step,
 # once the new bytes are staged (a staging file must exist then) and just

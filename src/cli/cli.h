@@ -153,9 +153,12 @@ void cli_project_at_json(Buf *b, const struct Project *pj, const struct Sema *S,
 /* cmd_build.c: EmitOptions.chunk_every from the test hook SEMAPRAX_C_CHUNK=N
  * (N in 1..1,000,000; otherwise 0, the default chunking). */
 int cli_c_chunk_every(void);
-bool cli_project_emit_c(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out);
+/* staged: output staged, capped and published after `main` (`run --native`,
+ * `test`); false for `build`, whose executable writes directly (LANGUAGE.md §0.1). */
+bool cli_project_emit_c(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, bool staged,
+    Buf *out);
 bool cli_project_native_compile(struct Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status,
-    char dir[4096]);
+    bool staged, char dir[4096]);
 /* grant: the command line's `--allow-write[=DIR]` text, or NULL */
 int cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool have_args, char **args, int nargs);
 /* `-- args` given to a program that is not a command-line program: the

@@ -375,7 +375,8 @@ build_artifact(const char *path, const char *out, bool json, bool wasm)
  * into one executable (cmd_project_lanes.c), `--target c` writes that unit;
  * default output `<project dir>/<name>` (`.c`, `.wasm`); `--target wasm`
  * lowers every module into one WebAssembly module (emit_wasm_project).  Output rules as for a file (I307,
- * I301); `built <product> <path>`.
+ * I301); `built <product> <path>`.  The executable and the C unit write directly, without the
+ * staging and cap of `run --native`, as a file's do (LANGUAGE.md §0.1).
  */
 static int
 build_project(const char *manifest, const char *out, bool json, bool c_source, bool wasm)
@@ -403,11 +404,11 @@ build_project(const char *manifest, const char *out, bool json, bool c_source, b
 	char dir[4096] = "";
 	if (ok && (c_source || wasm)) {
 		Buf c = {0};
-		if ((wasm ? cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &c) : cli_project_emit_c(&pj, &host, entry, &mainf, 1, false, &c)) &&
+		if ((wasm ? cli_project_wasm_module(&pj, &host, entry, &mainf, 1, 0, false, NULL, &c) : cli_project_emit_c(&pj, &host, entry, &mainf, 1, false, false, &c)) &&
 		    cli_write_new(&pj.diags, out, &c))
 			status = EXIT_OK;
 		buf_free(&c);
-	} else if (ok && cli_project_native_compile(&pj, &host, entry, &mainf, 1, false, dir)) {
+	} else if (ok && cli_project_native_compile(&pj, &host, entry, &mainf, 1, false, false, dir)) {
 		char exe[4200];
 		snprintf(exe, sizeof exe, "%s/program", dir);
 		int e = copy_exclusive(exe, out);

@@ -32,7 +32,7 @@
 #include "../support/child.h"
 
 bool
-cli_project_emit_c(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, Buf *out)
+cli_project_emit_c(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, bool staged, Buf *out)
 {
 	int n = pj->P.nmods;
 	HirModule **mods = spx_xmalloc(sizeof *mods * (size_t)n);
@@ -41,7 +41,7 @@ cli_project_emit_c(Project *pj, const HirGrants *host, ModuleId entry, const int
 		mods[i] = pj->P.mods[i]->s.H;
 		diags[i] = &pj->P.mods[i]->s.diags;
 	}
-	EmitOptions eo = { .staged = true, .host = host, .report_status = report_status, .chunk_every = cli_c_chunk_every() };
+	EmitOptions eo = { .staged = staged, .host = host, .report_status = report_status, .chunk_every = cli_c_chunk_every() };
 	int *order = spx_xmalloc(sizeof *order * (size_t)n);
 	for (int i = 0; i < n; i++)
 		order[i] = (int)pj->P.order[i];
@@ -53,11 +53,12 @@ cli_project_emit_c(Project *pj, const HirGrants *host, ModuleId entry, const int
 }
 
 bool
-cli_project_native_compile(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, char dir[4096])
+cli_project_native_compile(Project *pj, const HirGrants *host, ModuleId entry, const int *funcs, int nfuncs, bool report_status, bool staged,
+    char dir[4096])
 {
 	dir[0] = '\0';
 	Buf c = {0};
-	if (!cli_project_emit_c(pj, host, entry, funcs, nfuncs, report_status, &c)) {
+	if (!cli_project_emit_c(pj, host, entry, funcs, nfuncs, report_status, staged, &c)) {
 		buf_free(&c);
 		return false;
 	}
@@ -176,7 +177,7 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		project_free(&pj);
 		return status;
 	}
-	ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_native_compile(&pj, &host, entry, &mainf, 1, false, dir);
+	ok = ok && entry_main(&pj, &entry, &mainf) && cli_project_native_compile(&pj, &host, entry, &mainf, 1, false, true, dir);
 	project_emit_diags(&pj, false);
 	if (ok) {
 		char exe[4200];

@@ -654,7 +654,7 @@ test_project(const char *manifest, const TestOptions *to)
 		funcs[i] = runs[i].func;
 	/* the native lane: one program, each run a fresh process */
 	if (lanes & LANE_NATIVE)
-		built = cli_project_native_compile(&pj, &o.host, tm, funcs, nruns, true, dir);
+		built = cli_project_native_compile(&pj, &o.host, tm, funcs, nruns, true, true, dir);
 	/* the Wasm lane: one module per run (its `main` export runs that entry);
 	 * a refusal (W110) alone fails, beside `--lane all` it is a note */
 	int n = pj.P.nmods;

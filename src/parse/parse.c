@@ -126,7 +126,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 	if (parse_block_comment_help(p, d, t))
 		return;
 	if (t->kind == TOK_LBRACKET)
-		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
+		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), a string's byte with `string_byte_at(s, i)` (`i` an `i64`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
 		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
 	else if (parse_tok_is_word(p, t, "as"))
@@ -140,7 +140,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 		/* `-> borrow T`: the mode word was read as the result type */
 		diag_set_help(d, "a function's result takes no ownership mode: its caller owns what it returns; write the type alone after `->` and return a value (a copy, or a clone such as `vec_clone_at<T>(values, i)`)");
 	else if (t->kind == TOK_BANG)
-		diag_set_help(d, "there are no macros; build text with `string_concat(a, b)` and `string_from_i64(n)`, and print with `stdout_write` (`semaprax help language strings`)");
+		parse_macro_help(p, d, prev);
 }
 
 /* parse_expect(tok, desc): P106 "expected <desc>", e.g. "expected `(` after function name". */

@@ -623,7 +623,17 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 			if (nt->kind != TOK_IDENT) {
 				if (nt->kind == TOK_DOT && p->in_for_iter) {
 					Diag *d = parse_error_at(p, nt, DIAG_P105, "range `for` loops are not admitted; use `while`");
-					diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition decides whether to loop again, and the required body tail is discarded");
+					/* the loop variable, from `for NAME in` before the range (qa30) */
+					const Token *var = NULL;
+					for (int k = p->pos - 1; k >= 2 && k >= p->pos - 64 && !var; k--)
+						if (parse_tok_is_word(p, &p->toks[k], "in") && p->toks[k - 1].kind == TOK_IDENT && parse_tok_is_word(p, &p->toks[k - 2], "for"))
+							var = &p->toks[k - 1];
+					if (var)
+						diag_set_help(d, "count with a `let mut` index in a `while` loop, whose condition decides whether to loop again: `let mut %.*s = start; while %.*s < end { …; %.*s = %.*s + 1; 0 }` (the body's final value is discarded)",
+						    (int)(var->span.end - var->span.start), p->src + var->span.start, (int)(var->span.end - var->span.start), p->src + var->span.start,
+						    (int)(var->span.end - var->span.start), p->src + var->span.start, (int)(var->span.end - var->span.start), p->src + var->span.start);
+					else
+						diag_set_help(d, "write `while <condition> { <statements>; <tail> }`; the condition decides whether to loop again, and the required body tail is discarded");
 				} else {
 					Diag *d = parse_error_at(p, nt, DIAG_P105, "expected field name after `.`");
 					if (nt->kind == TOK_INT)
@@ -807,7 +817,15 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 	e->u.variant.case_name = parse_name_of(p, ct);
 	if (parse_at(p, TOK_LPAREN)) {
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` after variant case name");
-		diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
+		static const char *const ctors[] = { "new", "create", "make", "from", "default", "init" };
+		bool ctor = false;
+		for (size_t i = 0; i < countof(ctors); i++)
+			ctor |= parse_tok_is_word(p, ct, ctors[i]);
+		if (ctor)   /* `Point::new(1, 2)` (qa30): a record or class, most likely */
+			diag_set_help(d, "there are no constructor functions; build a record or class with braces, naming every field: `%s { field: value, … }` (a variant's case: `%s::Case { field: value }`)",
+			    e->u.variant.type.s, e->u.variant.type.s);
+		else
+			diag_set_help(d, "a variant is constructed with its type arguments and named fields: `Option<i64>::Some { value: v }`, not `Some(v)`");
 		/* Only with the type arguments spelled: `Option::Some { value: 1 }` is T221. */
 		if (ntargs > 0)
 			rust_case_fix(p, d, ct, tname, true);
@@ -1076,6 +1094,8 @@ expected_expression(Parser *p)
 		diag_set_help(d, "an anonymous function is `fn(x: i64) -> i64 { x + 1 }`; parameter and result types are required");
 	else if (t->kind == TOK_PLUS || t->kind == TOK_MINUS)
 		diag_set_help(d, "there is no `++` or `--`; write `i = i + 1;` with `i` declared `let mut`");
+	else if (t->kind == TOK_GT && p->pos > 0 && p->toks[p->pos - 1].kind == TOK_LT && p->toks[p->pos - 1].span.end == t->span.start)
+		diag_set_help(d, "there is no `<>`; not-equal is `!=`");
 	else
 		diag_set_help(d, "an expression is a literal, a name, a call, a block, an `if`, a `match`, or an operator applied to expressions");
 	return error_expr(p, t->span);

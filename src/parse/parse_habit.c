@@ -131,3 +131,40 @@ parse_item_habit(Parser *p, Token *t)
 	}
 }
 
+
+/*
+ * `name!(…)` (qa30): there are no macros.  The help says what to write for
+ * the macro meant: `vec!` builds a vector, `format!` text, `assert!` a
+ * contract; others (`println!`, …) print.  name is the token before the `!`.
+ */
+void
+parse_macro_help(Parser *p, Diag *d, const Token *name)
+{
+	if (parse_tok_is_word(p, name, "vec"))
+		diag_set_help(d, "there are no macros; build a vector with `let mut v = vec_with_capacity<i64>(4usize);` then `v = vec_push<i64>(v, x);` for each element");
+	else if (parse_tok_is_word(p, name, "format"))
+		diag_set_help(d, "there are no macros; build text with `string_format(\"{}: {}\", name, n)` (each `{}` takes the next argument)");
+	else if (parse_tok_is_word(p, name, "assert") || parse_tok_is_word(p, name, "assert_eq"))
+		diag_set_help(d, "there are no macros; state a condition as a contract, `requires <bool>` or `ensures <bool>` after the function's signature, checked at run time");
+	else
+		diag_set_help(d, "there are no macros; build text with `string_concat(a, b)` and `string_from_i64(n)`, and print with `stdout_write` (`semaprax help language strings`)");
+}
+
+/*
+ * `let (a, b) = …` and `for (i, x) in v` (qa30): there are no tuples, and
+ * the parser read `let(a, b)` / `for(i, x)` as a call; e is that call, the
+ * error at the token after it.  False for any other expression.
+ */
+bool
+parse_tuple_help(Diag *d, const Expr *e)
+{
+	if (!d || e->kind != EXPR_CALL || !e->u.call.callee.s)
+		return false;
+	if (strcmp(e->u.call.callee.s, "let") == 0)
+		diag_set_help(d, "there are no tuples or destructuring `let`; bind each value with its own `let`, or declare a `record` and read its fields");
+	else if (strcmp(e->u.call.callee.s, "for") == 0)
+		diag_set_help(d, "`for` binds one element, `for x in v { … }`; there are no tuples: count the index beside it in a `let mut i = 0usize;`");
+	else
+		return false;
+	return true;
+}

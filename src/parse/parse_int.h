@@ -174,6 +174,8 @@ IdAttr parse_id_attr(Parser *p);
 IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
 bool parse_block_comment_help(Parser *p, Diag *d, const Token *t);  /* a block comment met: help (+ fix) (parse_habit.c) */
+void parse_macro_help(Parser *p, Diag *d, const Token *name);      /* `name!` met: there are no macros (parse_habit.c) */
+bool parse_tuple_help(Diag *d, const Expr *e);                     /* `let (a, b)`, `for (i, x)`: no tuples (parse_habit.c) */
 void parse_item_habit(Parser *p, Token *t);   /* P104 at an item: habit help (parse_habit.c) */
 bool parse_member_comma(Parser *p, const char *noun);
 /* The type a function body's tail is known to have from its tokens (the

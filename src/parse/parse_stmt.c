@@ -801,6 +801,9 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		/* `match x { … };` then more statements: the match is the value
 		 * statement, though the caret stands after it */
 		diag_set_help(d, "the `match` ending just before this is a value followed by `;`, and only a block's last expression may stand alone: discard its value with `let _ = match …;`, or make it the block's final expression");
+		/* the scrutinee's mode is written (`match own s`), so `let _ =`
+		 * moves nothing the statement did not */
+		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
@@ -1133,7 +1136,7 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			if (e->kind == EXPR_MATCH)
 				/* a statement `match` (other languages' habit): it is a value */
 				diag_set_help(d, "a `match` is an expression, not a statement: discard its value with `let _ = match …;` (each arm ending in a value, such as `0`), or make it the block's final expression");
-			else
+			else if (!parse_tuple_help(d, e))
 				parse_decorate_expected(p, d);
 			break;
 		}

@@ -146,6 +146,13 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			diag_set_help(d, "`string_as_str` lends a named binding, not a field: bind the field first, `let %s = %.*s;`%s, then `string_as_str(%s)`; "
 			    "text functions also read the field directly (`string_len(%.*s)`)", field, n, f,
 			    owned ? " (this moves it out of the record, whose other fields stay readable)" : "", field, n, f);
+		} else if (bi == BI_string_as_str && args[0]->kind == EXPR_STRING && args[0]->span.end - args[0]->span.start <= 40) {
+			/* `string_from_str(string_as_str("x"))`, a newcomer's way to a
+			 * `string`: the literal is one already */
+			int n = (int)(args[0]->span.end - args[0]->span.start);
+			const char *lit = S->src + args[0]->span.start;
+			diag_set_help(d, "`string_as_str` borrows from a named `let` binding, not from a string literal; bind it first: `let text = %.*s; string_as_str(text)`; "
+			    "where a `string` is wanted (`string_from_str(string_as_str(%.*s))`), the literal already is one: write `%.*s`", n, lit, n, lit, n, lit);
 		} else {
 			diag_set_help(d, "`%s` borrows from a named `let` binding, not from %s; bind the owner first: `let %s = …; %s(%s)`", name,
 			    place_kind(args[0]), owner, name, owner);
@@ -203,7 +210,10 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 		sema_check_expr(C, args[0]);
 		/* a literal of another type is a type error; a computed capacity T271 (§4.10) */
 		Diag *d = sema_error(S, args[0]->kind == EXPR_INT ? DIAG_T205 : DIAG_T271, args[0]->span, "`bytes_zeroed` takes a literal `usize` capacity");
-		diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
+		if (args[0]->kind == EXPR_INT)
+			diag_set_help(d, "write the capacity as a literal, e.g. `bytes_zeroed(16usize)`");
+		else   /* a computed size (qa30): the buffer is sized for its largest use */
+			diag_set_help(d, "a byte buffer's size is fixed when the program is written: take a literal bound for the largest size you need, e.g. `bytes_zeroed(4096usize)` (at most 131072), count the bytes you fill, and view only those with `byte_range(bytes_as_slice(b), 0usize, used)`");
 		return true;
 	}
 	if (bi == BI_bytes_zeroed && e->u.call.nargs == 1 && args[0]->u.int_lit.value > BYTES_MAX_CAPACITY) {
@@ -286,7 +296,10 @@ sema_check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b)
 	}
 	if (sig.nparams >= 0 && e->u.call.nargs != sig.nparams) {
 		Diag *d = sema_error(S, box_profile(bi, DIAG_T204), e->span, "`%s` expects %d arguments, received %d", name, sig.nparams, e->u.call.nargs);
-		diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
+		if (bi == BI_string_concat && e->u.call.nargs > 2)   /* qa30: three pieces at once */
+			diag_set_help(d, "`string_concat` joins two strings; nest it for more, `string_concat(string_concat(a, b), c)`, or build the text with `string_format(\"{}{}{}\", a, b, c)`");
+		else
+			diag_set_help(d, "pass exactly %d argument%s", sig.nparams, sig.nparams == 1 ? "" : "s");
 		for (int i = 0; i < e->u.call.nargs; i++)
 			sema_check_expr(C, e->u.call.args[i]);
 		result = sig.result;

@@ -277,6 +277,15 @@ check_name(FnCtx *C, const Expr *e)
 		buf_free(&fb);
 	} else if (help) {
 		diag_set_help(d, "%s", help);
+	} else if (sema_strmap_get(&S->type_names, name) >= 0) {
+		/* `A.bump(a)`, `let p = Point;` (qa30): a type's name where a value is wanted */
+		SymKind k = sema_sym(S, sema_strmap_get(&S->type_names, name))->kind;
+		if (k == SK_CLASS)
+			diag_set_help(d, "`%s` is a class, not a value: call a method on a value of it, `value.method(…)`, after building one with `%s { field: value, … }`", name, name);
+		else if (k == SK_VARIANT)
+			diag_set_help(d, "`%s` is a variant type, not a value: build one of its cases, `%s::Case { field: value }` (`%s::Case {}` without a payload)", name, name, name);
+		else
+			diag_set_help(d, "`%s` is a type, not a value: build one with braces, `%s { field: value, … }`", name, name);
 	} else if ((help = sema_near_local(C, name)) != NULL) {
 		/* a misspelled binding: the fix writes the one name in scope it is near */
 		diag_set_help(d, "did you mean `%s`?", help);
@@ -624,7 +633,12 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		bool checked = false;
 		Diag *d = sema_error(S, DIAG_T205, args[i]->span, "argument `%s` to `%s` expects %s, received %s", pnames ? pnames[i] : "value",
 		    fname, sema_type_name(S, params[i]), sema_type_name(S, a));
-		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)
+		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING && strcmp(fname, "string_from_str") == 0)
+			diag_set_help(d, "a literal already is an owned `string`: write `%.*s` itself, without `string_from_str`",
+			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start);
+		else if (sema_carrier_value_help(S, d, a, params[i]))
+			;
+		else if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)
 			/* the argument's place in the example call: `f(…, string_as_str(text))` */
 			diag_set_help(d, "`%s` takes a `str` view, and a literal is an owned `string`: bind it, `let text = %.*s;`, then lend it: `%s(%sstring_as_str(text)%s)`", fname,
 			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start, fname, base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
@@ -956,12 +970,14 @@ check_method(FnCtx *C, const Expr *e)
 		if (m >= 0)
 			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs, rt);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, sema_sym(S, cls)->name);
-		diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
+		if (!sema_field_call_help(S, d, e, rt))
+			diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
 	} else if (ti->kind == TY_NOMINAL) {
 		Sym *s = sema_sym(S, (SymId)ti->decl);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, s->name);
-		diag_set_help(d, "%s have no methods; call a function with the value as an argument, or declare a `class` when methods are needed",
-		    s->kind == SK_VARIANT ? "variants" : s->kind == SK_RESOURCE ? "resources" : "records");
+		if (!sema_field_call_help(S, d, e, rt))
+			diag_set_help(d, "%s have no methods; call a function with the value as an argument, or declare a `class` when methods are needed",
+			    s->kind == SK_VARIANT ? "variants" : s->kind == SK_RESOURCE ? "resources" : "records");
 	} else {
 		Diag *d = sema_error(S, DIAG_T203, e->u.method.recv->span, "method `%s` requires a class receiver, found `%s`", mname, sema_type_name(S, rt));
 		if (rt == T_STRING && (strcmp(mname, "len") == 0 || strcmp(mname, "length") == 0 || strcmp(mname, "size") == 0))

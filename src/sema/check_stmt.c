@@ -58,6 +58,8 @@ check_let(FnCtx *C, const Stmt *s)
 			Diag *d = sema_error(S, DIAG_T232, s->u.let.value->span, "declared binding type `%s` does not accept value type `%s`",
 			    sema_type_name(S, declared), sema_type_name(S, vt));
 			const Expr *v = s->u.let.value;
+			const char *conv;
+			bool checked = false;
 			const char *suffix = declared == T_I32 ? "i32" : declared == T_U8 ? "u8" : declared == T_USIZE ? "usize" : NULL;
 			/* a literal of another number type gets the fix rewriting its suffix */
 			bool fixed = sema_literal_retype_fix(S, d, v, declared);
@@ -70,6 +72,11 @@ check_let(FnCtx *C, const Stmt *s)
 			else if (suffix && sema_is_int_literal(v))
 				diag_set_help(d, "the literal is outside `%s`'s range (%s); bind a value within it, or declare the binding with another type", suffix,
 				    declared == T_U8 ? "0 to 255" : declared == T_USIZE ? "0 and up" : "-2147483648 to 2147483647");
+			else if (sema_carrier_value_help(S, d, vt, declared))
+				;
+			else if ((conv = sema_conversion_builtin(declared, vt, &checked)) != NULL)   /* `let n: usize = string_len(s);` */
+				diag_set_help(d, "convert the `%s` value with the compiler-owned `%s(value)`%s, or declare the binding `%s`", sema_type_name(S, vt), conv,
+				    checked ? " (a value out of range stops the program)" : "", sema_type_name(S, vt));
 			else
 				diag_set_help(d, "bind a value of type `%s`; there are no implicit conversions", sema_type_name(S, declared));
 		}
@@ -329,9 +336,17 @@ check_assign(FnCtx *C, const Stmt *s)
 	const char *f = s->u.assign.field.s;
 	if (!l->mut) {
 		Diag *d = sema_error(S, DIAG_U107, s->u.assign.target.span, "cannot assign to field of immutable binding `%s`; declare it with `let mut`", name);
-		if (l->param)
-			diag_set_help(d, "parameters are immutable; copy it into a mutable local first: `let mut %s = %s;`", name, name);
-		else
+		if (l->param) {
+			/* the copy needs a name of its own: `let mut self = self;` is T209 (§3.6, qa30) */
+			char fresh[64];
+			for (int n = 2; n < 1000; n++) {
+				snprintf(fresh, sizeof fresh, "%.40s%d", name, n);
+				if (!sema_local_find(C, fresh))
+					break;
+			}
+			diag_set_help(d, "parameters are immutable; copy it into a mutable local with a name of its own (there is no shadowing): `let mut %s = %s;`, then assign `%s.%s` and use `%s`",
+			    fresh, name, fresh, s->u.assign.field.s, fresh);
+		} else
 			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
 		return;
 	}

@@ -421,6 +421,55 @@ sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
 }
 
 /*
+ * T203's help for `s.apply(x)` where `apply` is a record's or class's field
+ * of function type, not a method: only a name is called (P202 for
+ * `(s.apply)(x)`), so bind the field first.  False when there is no such
+ * field.
+ */
+bool
+sema_field_call_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, rt);
+	if (ti->kind != TY_NOMINAL)
+		return false;
+	const char *mname = e->u.method.name.s;
+	int fi = sema_field_index(S, (SymId)ti->decl, mname);
+	if (fi < 0)
+		return false;
+	TypeId ft = sema_field_type(S, rt, fi);
+	if (sema_type_info(&S->types, ft)->kind != TY_FN)
+		return false;
+	const Expr *recv = e->u.method.recv;
+	int n = (int)(recv->span.end - recv->span.start);
+	bool shown = n > 0 && n <= 40 && !memchr(S->src + recv->span.start, '\n', (size_t)n);
+	diag_set_help(d, "`%s` is a field holding a function (`%s`), not a method; bind it to a name, then call the name: `let %s = %.*s.%s;` then `%s(…)`",
+	    mname, sema_type_name(S, ft), mname, shown ? n : 1, shown ? S->src + recv->span.start : "r", mname, mname);
+	return true;
+}
+
+/*
+ * T205/T232's help when the value is an `Option<T>` or `Result<T, E>` where
+ * a `T` is wanted (`is_digit(str_byte_at(s, i))`, `let b: u8 = byte_get(…)`):
+ * the payload is taken out with `match` or `?`.  False for other types.
+ */
+bool
+sema_carrier_value_help(Sema *S, Diag *d, TypeId got, TypeId want)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, got);
+	if (ti->kind != TY_NOMINAL || ti->nargs < 1 || ti->args[0] != want)
+		return false;
+	if ((SymId)ti->decl == S->sym_option)
+		diag_set_help(d, "the value is an `%s`, which may be `None`: take the `%s` out first, `match x { Option::Some { value } => value, Option::None {} => fallback, }`, or `x?` inside a function returning an `Option`",
+		    sema_type_name(S, got), sema_type_name(S, want));
+	else if ((SymId)ti->decl == S->sym_result)
+		diag_set_help(d, "the value is a `%s`, which may be `Err`: take the `%s` out first, `match x { Result::Ok { value } => value, Result::Err { error } => fallback, }`, or `x?` inside a function returning a `Result` with that error type",
+		    sema_type_name(S, got), sema_type_name(S, want));
+	else
+		return false;
+	return true;
+}
+
+/*
  * T207's help for `x == Type::Case { field: v }` (a payload case): the
  * `match` that binds the payload and compares it, with the operand and the
  * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).

@@ -235,6 +235,54 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	free(seen);
 }
 
+/*
+ * M103's help: the scrutinee's cases as patterns (`IterStep::Done {}`,
+ * `IterStep::Yield { item, rest }`), at most 8 of them, so a pattern naming
+ * a case the type lacks (or another type's case) shows what to write.
+ */
+static void
+case_list_help(Diag *d, const Sym *v)
+{
+	Buf b = {0};
+	int n = v->nom->ncases;
+	for (int i = 0; i < n && i < 8; i++) {
+		const CaseSym *c = &v->nom->cases[i];
+		buf_printf(&b, "%s`%s::%s {", i == 0 ? "" : i + 1 == n ? " or " : ", ", v->name, c->name);
+		for (int f = 0; f < c->nfields; f++)
+			buf_printf(&b, "%s %s", f ? "," : "", c->fields[f].name);
+		buf_puts(&b, c->nfields ? " }`" : "}`");
+	}
+	if (n > 8)
+		buf_printf(&b, " and %d more", n - 8);
+	if (n)
+		diag_set_help(d, "the scrutinee is of type `%s`; match its cases: %s", v->name, b.data);
+	else
+		diag_set_help(d, "match cases of `%s`", v->name);
+	buf_free(&b);
+}
+
+/*
+ * O117's help for `match own o` / `match borrow o` on a Copy value: the plain
+ * match with the scrutinee written, and the fix deleting the mode word.
+ */
+static void
+copy_mode_help(Sema *S, Diag *d, const Expr *scr, TypeId st)
+{
+	const char *src = S->src;
+	uint32_t at = scr->span.start, q = at;
+	int n = (int)(scr->span.end - at);
+	bool shown = n > 0 && n <= 40 && !memchr(src + at, '\n', (size_t)n);
+	diag_set_help(d, "`%s` is Copy: match it plainly, `match %.*s { … }`", sema_type_name(S, st), shown ? n : 5, shown ? src + at : "value");
+	while (q > 0 && (src[q - 1] == ' ' || src[q - 1] == '\t'))
+		q--;
+	uint32_t w = q;
+	while (w > 0 && src[w - 1] >= 'a' && src[w - 1] <= 'z')
+		w--;
+	bool word = (q - w == 3 && memcmp(src + w, "own", 3) == 0) || (q - w == 6 && memcmp(src + w, "borrow", 6) == 0);
+	if (word && q < at && w > 0 && (src[w - 1] == ' ' || src[w - 1] == '\t'))
+		diag_add_fix(d, w, at, "");
+}
+
 /* A case pattern against variant type vt; returns the case index or -1. */
 static int
 case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
@@ -246,7 +294,7 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 	int ci = strcmp(tname, v->name) == 0 ? sema_case_index(S, vs, cname) : -1;
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_M103, p->span, "pattern `%s::%s` is incompatible with the match scrutinee", tname, cname);
-		diag_set_help(d, "match cases of `%s`", v->name);
+		case_list_help(d, v);
 		return -1;
 	}
 	if (bind_fields) {
@@ -698,7 +746,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 			diag_set_help(d, "the body of generic `%s` is checked with every Copy scalar for its type parameters, and `%s` is Copy there (`%s`): give the helper a parameter type that is non-Copy for every type argument (one holding a `string`), or write it without type parameters for its owned use",
 			    C->sym->name, sema_type_name(S, open), sema_type_name(S, st));
 		else
-			diag_set_help(d, "`%s` is Copy: match it plainly, `match value { … }`", sema_type_name(S, st));
+			copy_mode_help(S, d, e->u.match.scrutinee, st);
 	} else if (e->u.match.mode == MATCH_BORROW && e->u.match.scrutinee->kind != EXPR_NAME && e->u.match.scrutinee->kind != EXPR_FIELD) {
 		Diag *d = sema_error(S, DIAG_O117, e->u.match.scrutinee->span, "%s",
 		    rec0 ? "`match borrow` requires a named owned or borrowed non-Copy record place"
