@@ -105,11 +105,11 @@ char *arena_strndup(Arena *a, const char *s, size_t n);
  * state and the tail under eight bytes read as one word (two overlapping
  * four-byte loads, or three bytes): every byte counts.
  *
- * arena_name_copy copies b[0..len) (NUL-terminated) into the name region, a
+ * arena_name_copy copies b[0..len) (holding no NUL; NUL-terminated) into the name region, a
  * process-wide reservation of address space handed out in blocks to the
  * arenas that copy names (returned at arena_free), with the hash and the
- * length in the 8 bytes in front of the copy.  arena_str_hash(s) of a
- * string in the region reads them (one compare decides: only such copies
+ * length in the 8 bytes in front of the copy.  arena_str_hash(s) and
+ * arena_str_len(s) of a string in the region read them (one compare decides: only such copies
  * live there); of any other string it computes them.  A name the region
  * cannot hold (it is full, or not reserved) is an arena_strndup copy, found
  * by the computed path.  The region's block list is process state, used
@@ -148,6 +148,19 @@ static inline bool
 arena_is_name(const char *s)
 {
 	return (uintptr_t)s - arena_names_base < arena_names_size;
+}
+
+/* strlen(s), read from the copy's header for a name in the region (its
+ * bytes hold no NUL: arena_name_copy is given identifiers only). */
+static inline size_t
+arena_str_len(const char *s)
+{
+	uint32_t n;
+	if (arena_is_name(s)) {
+		__builtin_memcpy(&n, s - 4, 4);
+		return n;
+	}
+	return __builtin_strlen(s);
 }
 
 static inline uint32_t
