@@ -392,7 +392,7 @@ struct ArenaNameBlock {
 	uint64_t pad;           /* (copies start 16-byte aligned, their header at 8) */
 };
 
-uintptr_t arena_names_base;
+char *arena_names_base;
 size_t arena_names_size;
 static uint32_t names_next;                  /* blocks never handed out start here */
 static uint16_t names_spare[NAMES_BLOCKS];   /* blocks given back, a stack */
@@ -409,7 +409,7 @@ names_block(void)
 #ifdef MADV_NOHUGEPAGE
 			madvise(p, NAMES_BLOCK * NAMES_BLOCKS, MADV_NOHUGEPAGE);   /* a block is mostly a page or two */
 #endif
-			arena_names_base = (uintptr_t)p;
+			arena_names_base = p;
 			arena_names_size = NAMES_BLOCK * NAMES_BLOCKS;
 		}
 	}
@@ -420,7 +420,7 @@ names_block(void)
 		i = names_next++;
 	else
 		return NULL;
-	return (ArenaNameBlock *)(arena_names_base + NAMES_BLOCK * i);
+	return (ArenaNameBlock *)(void *)(arena_names_base + NAMES_BLOCK * i);
 }
 
 static void
@@ -428,7 +428,7 @@ names_free(Arena *a)
 {
 	for (ArenaNameBlock *b = a->names, *next; b; b = next) {
 		next = b->next;
-		names_spare[names_nspare++] = (uint16_t)(((uintptr_t)b - arena_names_base) / NAMES_BLOCK);
+		names_spare[names_nspare++] = (uint16_t)(((char *)b - arena_names_base) / NAMES_BLOCK);
 	}
 	a->names = NULL;
 	a->names_cur = a->names_lim = NULL;

@@ -95,6 +95,8 @@ void arena_donate(Arena *a, void *p, size_t n);
 /* Bytes handed out from chunks so far (the given-away tails included). */
 size_t arena_used(const Arena *a);
 char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * Names with their hash carried (a parser's interned identifiers).
@@ -139,7 +141,7 @@ arena_name_hash(const char *b, size_t len)
 	return (uint32_t)(x ^ (x >> 32));
 }
 
-extern uintptr_t arena_names_base;   /* the name region (0: not reserved) */
+extern char *arena_names_base;   /* the name region (NULL: not reserved) */
 extern size_t arena_names_size;
 
 const char *arena_name_copy(Arena *a, const char *b, uint32_t len, uint32_t hash);
@@ -147,7 +149,15 @@ const char *arena_name_copy(Arena *a, const char *b, uint32_t len, uint32_t hash
 static inline bool
 arena_is_name(const char *s)
 {
-	return (uintptr_t)s - arena_names_base < arena_names_size;
+	return (uintptr_t)s - (uintptr_t)arena_names_base < arena_names_size;
+}
+
+/* The 8-byte header of a name in the region, read through the region's
+ * own pointer (s may be a caller's array as far as a compiler knows). */
+static inline const char *
+arena_name_header(const char *s)
+{
+	return arena_names_base + ((uintptr_t)s - (uintptr_t)arena_names_base) - 8;
 }
 
 /* strlen(s), read from the copy's header for a name in the region (its
@@ -157,7 +167,7 @@ arena_str_len(const char *s)
 {
 	uint32_t n;
 	if (arena_is_name(s)) {
-		__builtin_memcpy(&n, s - 4, 4);
+		__builtin_memcpy(&n, arena_name_header(s) + 4, 4);
 		return n;
 	}
 	return __builtin_strlen(s);
@@ -168,13 +178,11 @@ arena_str_hash(const char *s)
 {
 	uint32_t h;
 	if (arena_is_name(s)) {
-		__builtin_memcpy(&h, s - 8, 4);
+		__builtin_memcpy(&h, arena_name_header(s), 4);
 		return h;
 	}
 	return arena_name_hash(s, __builtin_strlen(s));
 }
-char *arena_printf(Arena *a, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
