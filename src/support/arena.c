@@ -384,8 +384,12 @@ arena_printf(Arena *a, const char *fmt, ...)
 
 /* ==== the name region ======================================================== */
 
-#define NAMES_BLOCK ((size_t)64 << 10)
-#define NAMES_BLOCKS 2048   /* 128 MiB of address space, reserved, not committed */
+/* 8 MiB of address space, reserved, not committed: it counts against a
+ * process's address-space limit (`ulimit -v`), so it stays small; a 48,000-
+ * line file's names fill ten blocks, and past the last block names are
+ * arena copies again. */
+#define NAMES_BLOCK ((size_t)8 << 10)
+#define NAMES_BLOCKS 1024
 
 struct ArenaNameBlock {
 	ArenaNameBlock *next;   /* the owning arena's older block */
@@ -407,7 +411,7 @@ names_block(void)
 		void *p = mmap(NULL, NAMES_BLOCK * NAMES_BLOCKS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p != MAP_FAILED) {
 #ifdef MADV_NOHUGEPAGE
-			madvise(p, NAMES_BLOCK * NAMES_BLOCKS, MADV_NOHUGEPAGE);   /* a block is mostly a page or two */
+			madvise(p, NAMES_BLOCK * NAMES_BLOCKS, MADV_NOHUGEPAGE);   /* blocks of two pages, mostly a few in use */
 #endif
 			arena_names_base = p;
 			arena_names_size = NAMES_BLOCK * NAMES_BLOCKS;
