@@ -27,11 +27,12 @@ typedef struct Name {
 
 /* A name's length in bytes: its spelling is NUL-terminated and never holds
  * a NUL; an absent (zeroed) name is empty.  Not the span's length: a name
- * the parser could not read is "" at the token it expected it. */
+ * the parser could not read is "" at the token it expected it.  An
+ * interned spelling carries its length (arena_str_len). */
 static inline uint32_t
 ast_name_len(Name n)
 {
-	return n.s ? (uint32_t)strlen(n.s) : 0;
+	return n.s ? (uint32_t)arena_str_len(n.s) : 0;
 }
 
 /* A dotted name a.b.c (module, effect, or type name). */

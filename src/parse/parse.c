@@ -253,18 +253,9 @@ prelude_name(const char *b, uint32_t len)
 static const char *
 intern_name(Parser *p, const char *b, uint32_t len)
 {
-	/* eight bytes a step, the tail as one name_word (a byte-at-a-time hash
-	 * cost a multiply per byte: the parser's hottest loop after the lexer) */
-	uint64_t x = 0x9E3779B97F4A7C15u ^ len;
-	uint32_t at = 0;
-	for (; at + 8 <= len; at += 8) {
-		uint64_t w;
-		memcpy(&w, b + at, 8);
-		x = (x ^ w) * 0xBF58476D1CE4E5B9u;
-		x ^= x >> 31;
-	}
-	x = (x ^ name_word(b + at, len - at)) * 0x94D049BB133111EBu;
-	uint32_t h = (uint32_t)(x ^ (x >> 32));
+	/* (arena_name_hash: the parser's hottest loop after the lexer; sema's
+	 * string maps read it back from the copy) */
+	uint32_t h = arena_name_hash(b, len);
 	if ((p->names_len + 1) * 2 > p->names_cap) {
 		uint32_t cap = p->names_cap ? p->names_cap * 2 : 256;
 		/* probed all over: every page is written soon (one call for them) */
@@ -286,7 +277,7 @@ intern_name(Parser *p, const char *b, uint32_t len)
 	for (uint32_t i = h & (p->names_cap - 1);; i = (i + 1) & (p->names_cap - 1)) {
 		ParseName *sl = &p->names[i];
 		if (!sl->s) {
-			sl->s = arena_strndup(p->arena, b, len);
+			sl->s = arena_name_copy(p->arena, b, len, h);
 			p->prelude_names |= (uint8_t)prelude_name(b, len);
 			sl->len = len;
 			sl->hash = h;

@@ -12,40 +12,17 @@
 
 /*
  * The hash only places keys (a map is never iterated, so the order the hash
- * gives never reaches output).  Eight bytes at a time, each word xored in and
- * mixed by a multiply and a shift (nonlinear: equal hashes need a 64-bit
- * state collision, not a pair of bytes with equal xor 32 places apart, which
- * made a rotate-xor hash collide for whole families of long names and a
- * function of 20,000 such locals take seconds); the length seeds the state.
- * The last word is the key's last eight bytes (overlapping the one before),
- * a key under eight bytes two overlapping four-byte loads or three bytes:
- * every byte counts, and most keys (short names) cost one mix before the
- * final one.
+ * gives never reaches output).  It is arena_name_hash (word-at-a-time, each
+ * word mixed by a multiply and a shift: nonlinear, so no family of long
+ * names collides, which made a rotate-xor hash take seconds over a function
+ * of 20,000 such locals); a parser's interned name carries it in front of
+ * its bytes, so most keys (the tree's names) cost neither strlen nor the
+ * hash (arena_str_hash).
  */
 static inline __attribute__((always_inline)) uint32_t
 hash_str(const char *s)
 {
-	size_t n = strlen(s);
-	uint64_t h = 0x9E3779B97F4A7C15u ^ n, w;
-	if (n >= 8) {
-		for (size_t i = 0; i + 8 < n; i += 8) {
-			memcpy(&w, s + i, 8);
-			h = (h ^ w) * 0xBF58476D1CE4E5B9u;
-			h ^= h >> 31;
-		}
-		memcpy(&w, s + n - 8, 8);
-	} else if (n >= 4) {
-		uint32_t x, y;
-		memcpy(&x, s, 4);
-		memcpy(&y, s + n - 4, 4);
-		w = (uint64_t)x << 32 | y;
-	} else {
-		w = n ? (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[n / 2] << 8 | (unsigned char)s[n - 1] : 0;
-	}
-	h = (h ^ w) * 0x94D049BB133111EBu;
-	h ^= h >> 32;
-	h *= 0xBF58476D1CE4E5B9u;
-	return (uint32_t)(h ^ (h >> 29));
+	return arena_str_hash(s);
 }
 
 void

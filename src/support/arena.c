@@ -34,9 +34,12 @@ arena_init(Arena *a)
 	memset(a, 0, sizeof *a);
 }
 
+static void names_free(Arena *a);
+
 void
 arena_free(Arena *a)
 {
+	names_free(a);
 	for (int i = 0; i < a->nowned; i++)
 		free(a->owned[i]);
 	free(a->owned);
@@ -377,4 +380,82 @@ arena_printf(Arena *a, const char *fmt, ...)
 	vsnprintf(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return p;
+}
+
+/* ==== the name region ======================================================== */
+
+/* 8 MiB of address space, reserved, not committed: it counts against a
+ * process's address-space limit (`ulimit -v`), so it stays small; a 48,000-
+ * line file's names fill ten blocks, and past the last block names are
+ * arena copies again. */
+#define NAMES_BLOCK ((size_t)8 << 10)
+#define NAMES_BLOCKS 1024
+
+struct ArenaNameBlock {
+	ArenaNameBlock *next;   /* the owning arena's older block */
+	uint64_t pad;           /* (copies start 16-byte aligned, their header at 8) */
+};
+
+char *arena_names_base;
+size_t arena_names_size;
+static uint32_t names_next;                  /* blocks never handed out start here */
+static uint16_t names_spare[NAMES_BLOCKS];   /* blocks given back, a stack */
+static uint32_t names_nspare;
+static bool names_tried;
+
+static ArenaNameBlock *
+names_block(void)
+{
+	if (!names_tried) {
+		names_tried = true;
+		void *p = mmap(NULL, NAMES_BLOCK * NAMES_BLOCKS, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p != MAP_FAILED) {
+#ifdef MADV_NOHUGEPAGE
+			madvise(p, NAMES_BLOCK * NAMES_BLOCKS, MADV_NOHUGEPAGE);   /* blocks of two pages, mostly a few in use */
+#endif
+			arena_names_base = p;
+			arena_names_size = NAMES_BLOCK * NAMES_BLOCKS;
+		}
+	}
+	uint32_t i;
+	if (names_nspare)
+		i = names_spare[--names_nspare];
+	else if (arena_names_size && names_next < NAMES_BLOCKS)
+		i = names_next++;
+	else
+		return NULL;
+	return (ArenaNameBlock *)(void *)(arena_names_base + NAMES_BLOCK * i);
+}
+
+static void
+names_free(Arena *a)
+{
+	for (ArenaNameBlock *b = a->names, *next; b; b = next) {
+		next = b->next;
+		names_spare[names_nspare++] = (uint16_t)(((char *)b - arena_names_base) / NAMES_BLOCK);
+	}
+	a->names = NULL;
+	a->names_cur = a->names_lim = NULL;
+}
+
+const char *
+arena_name_copy(Arena *a, const char *b, uint32_t len, uint32_t hash)
+{
+	size_t need = ((size_t)len + 1 + 8 + 7) & ~(size_t)7;
+	if (need > (size_t)(a->names_lim - a->names_cur)) {
+		ArenaNameBlock *blk = need <= NAMES_BLOCK - sizeof *blk ? names_block() : NULL;
+		if (!blk)
+			return arena_strndup(a, b, len);
+		blk->next = a->names;
+		a->names = blk;
+		a->names_cur = (char *)(blk + 1);
+		a->names_lim = (char *)blk + NAMES_BLOCK;
+	}
+	char *p = a->names_cur;
+	memcpy(p, &hash, 4);
+	memcpy(p + 4, &len, 4);
+	memcpy(p + 8, b, len);
+	p[8 + len] = '\0';
+	a->names_cur += need;
+	return p + 8;
 }

@@ -10,6 +10,7 @@
 #include "common.h"
 
 typedef struct ArenaChunk ArenaChunk;
+typedef struct ArenaNameBlock ArenaNameBlock;
 
 typedef struct Arena {
 	ArenaChunk *head;  /* newest chunk; owns the list */
@@ -30,6 +31,8 @@ typedef struct Arena {
 	size_t ndon;
 	bool donated_any;  /* new mapped chunks get small pages: they fill the gaps */
 	char *dend;        /* a donated current chunk's end while [lim, dend) is not yet zeroed */
+	ArenaNameBlock *names;   /* arena_name_copy's blocks, newest first; owned */
+	char *names_cur, *names_lim;   /* the free rest of names */
 	struct {           /* a regular chunk's rest while donated memory is filled */
 		char *cur, *lim, *unit_next;
 		ArenaChunk *at;
@@ -94,6 +97,92 @@ size_t arena_used(const Arena *a);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_printf(Arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Names with their hash carried (a parser's interned identifiers).
+ *
+ * arena_name_hash is the one hash of a spelling: the parser's intern table
+ * and sema's string maps both place keys by it.  Eight bytes a step (each
+ * word xored in and mixed by a multiply and a shift), the length seeding the
+ * state and the tail under eight bytes read as one word (two overlapping
+ * four-byte loads, or three bytes): every byte counts.
+ *
+ * arena_name_copy copies b[0..len) (holding no NUL; NUL-terminated) into the name region, a
+ * process-wide reservation of address space handed out in blocks to the
+ * arenas that copy names (returned at arena_free), with the hash and the
+ * length in the 8 bytes in front of the copy.  arena_str_hash(s) and
+ * arena_str_len(s) of a string in the region read them (one compare decides: only such copies
+ * live there); of any other string it computes them.  A name the region
+ * cannot hold (it is full, or not reserved) is an arena_strndup copy, found
+ * by the computed path.  The region's block list is process state, used
+ * from one thread.
+ */
+static inline uint32_t
+arena_name_hash(const char *b, size_t len)
+{
+	uint64_t x = 0x9E3779B97F4A7C15u ^ len, w;
+	size_t at = 0;
+	for (; at + 8 <= len; at += 8) {
+		__builtin_memcpy(&w, b + at, 8);
+		x = (x ^ w) * 0xBF58476D1CE4E5B9u;
+		x ^= x >> 31;
+	}
+	const char *t = b + at;
+	size_t n = len - at;
+	if (n >= 4) {
+		uint32_t hi, lo;
+		__builtin_memcpy(&hi, t, 4);
+		__builtin_memcpy(&lo, t + n - 4, 4);
+		w = (uint64_t)hi << 32 | lo;
+	} else {
+		w = n ? (uint64_t)(unsigned char)t[0] << 16 | (uint64_t)(unsigned char)t[n / 2] << 8 | (unsigned char)t[n - 1] : 0;
+	}
+	x = (x ^ w) * 0x94D049BB133111EBu;
+	return (uint32_t)(x ^ (x >> 32));
+}
+
+extern char *arena_names_base;   /* the name region (NULL: not reserved) */
+extern size_t arena_names_size;
+
+const char *arena_name_copy(Arena *a, const char *b, uint32_t len, uint32_t hash);
+
+static inline bool
+arena_is_name(const char *s)
+{
+	return (uintptr_t)s - (uintptr_t)arena_names_base < arena_names_size;
+}
+
+/* The 8-byte header of a name in the region, read through the region's
+ * own pointer (s may be a caller's array as far as a compiler knows). */
+static inline const char *
+arena_name_header(const char *s)
+{
+	return arena_names_base + ((uintptr_t)s - (uintptr_t)arena_names_base) - 8;
+}
+
+/* strlen(s), read from the copy's header for a name in the region (its
+ * bytes hold no NUL: arena_name_copy is given identifiers only). */
+static inline size_t
+arena_str_len(const char *s)
+{
+	uint32_t n;
+	if (arena_is_name(s)) {
+		__builtin_memcpy(&n, arena_name_header(s) + 4, 4);
+		return n;
+	}
+	return __builtin_strlen(s);
+}
+
+static inline uint32_t
+arena_str_hash(const char *s)
+{
+	uint32_t h;
+	if (arena_is_name(s)) {
+		__builtin_memcpy(&h, arena_name_header(s), 4);
+		return h;
+	}
+	return arena_name_hash(s, __builtin_strlen(s));
+}
 
 #define ARENA_NEW(a, T) ((T *)arena_alloc((a), sizeof(T)))
 #define ARENA_ARRAY(a, T, n) ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))

@@ -609,10 +609,52 @@ prefault_checks(void)
 	free(b);
 }
 
+/* The name region (arena.h): a copy's header gives the hash and the length
+ * a plain string of the same bytes computes; a freed arena's blocks serve
+ * the next one; a long name or a string outside the region takes the
+ * computed path with the same answers. */
+static void
+name_region_checks(void)
+{
+	static const char *const names[] = { "", "x", "ab", "abc", "abcd", "result", "abcdefg", "abcdefgh",
+		"abcdefghi", "a_rather_long_identifier_42", "Vec" };
+	bool same = true;
+	for (int round = 0; round < 2; round++) {
+		Arena a;
+		arena_init(&a);
+		for (size_t i = 0; i < countof(names); i++) {
+			uint32_t n = (uint32_t)strlen(names[i]);
+			uint32_t h = arena_name_hash(names[i], n);
+			const char *c = arena_name_copy(&a, names[i], n, h);
+			same &= arena_is_name(c) && strcmp(c, names[i]) == 0;
+			same &= arena_str_hash(c) == h && arena_str_hash(names[i]) == h;
+			same &= arena_str_len(c) == n && arena_str_len(names[i]) == n;
+			same &= !arena_is_name(names[i]);
+		}
+		/* more than a block's worth, and one name longer than a block */
+		char buf[200];
+		for (int i = 0; i < 5000; i++) {
+			int n = snprintf(buf, sizeof buf, "name_%d_%0*d", i, i % 90, i);
+			const char *c = arena_name_copy(&a, buf, (uint32_t)n, arena_name_hash(buf, (size_t)n));
+			same &= strcmp(c, buf) == 0 && arena_str_len(c) == (size_t)n && arena_str_hash(c) == arena_str_hash(buf);
+		}
+		size_t big = (size_t)70 << 10;
+		char *longname = spx_xmalloc(big + 1);
+		memset(longname, 'q', big);
+		longname[big] = '\0';
+		const char *c = arena_name_copy(&a, longname, (uint32_t)big, arena_name_hash(longname, big));
+		same &= !arena_is_name(c) && strcmp(c, longname) == 0 && arena_str_len(c) == big;
+		free(longname);
+		arena_free(&a);
+	}
+	check(same, "arena_name_copy: header hash and length equal the computed ones");
+}
+
 int
 main(void)
 {
 	prefault_checks();
+	name_region_checks();
 	/* Every compression: the processor's SHA extensions where present,
 	 * portable C, then portable C built for BMI2 (where present). */
 	for (int portable = 0; portable < 3; portable++) {
