@@ -317,14 +317,21 @@ static const char *const vec_v3_wrappers[] = {
 static void
 scan_fn_head(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 {
+	unsigned nm = u->names;
+	bool vec_bytes = !method && (nm & PRELUDE_N_VEC) && (nm & PRELUDE_N_BYTES);
+	bool box_bytes = !method && (nm & PRELUDE_N_BOXT) && (nm & PRELUDE_N_BYTES);
+	u->box |= id_is(id, box_wrappers);
+	u->vec3 |= id_is(id, vec_v3_wrappers);
+	/* every flag the signature could set is settled (or cannot be set):
+	 * its types are not read (the params' first load is a cache miss) */
+	if ((u->iter || !(nm & PRELUDE_N_ITER)) && (u->vec || !(nm & PRELUDE_N_VEC)) && (u->vec_bytes || !vec_bytes) &&
+	    (u->box_bytes || u->user_box || !box_bytes))
+		return;
 	const Type *sig[65];
 	int n = 0;
 	sig[n++] = fn->result;
 	for (int i = 0; i < fn->nparams && n < 65; i++)
 		sig[n++] = fn->params[i].type;
-	unsigned nm = u->names;
-	bool vec_bytes = !method && (nm & PRELUDE_N_VEC) && (nm & PRELUDE_N_BYTES);
-	bool box_bytes = !method && (nm & PRELUDE_N_BOXT) && (nm & PRELUDE_N_BYTES);
 	for (int i = 0; i < n; i++) {
 		if (!u->iter && (nm & PRELUDE_N_ITER))
 			u->iter = type_mentions(sig[i], iter_names, true);
@@ -335,8 +342,6 @@ scan_fn_head(PreludeUse *u, const FnDecl *fn, const IdAttr *id, bool method)
 		if (box_bytes && !u->box_bytes)
 			u->box_bytes = !u->user_box && wraps_bytes(sig[i], "Box");
 	}
-	u->box |= id_is(id, box_wrappers);
-	u->vec3 |= id_is(id, vec_v3_wrappers);
 }
 
 /* A function's clauses and body. */
