@@ -599,7 +599,7 @@ void *
 sema_spare_take(void **slot, void *ctx, size_t size)
 {
 	void *k = *slot;
-	memset(ctx, 0, size);
+	spx_zero(ctx, size);
 	*slot = NULL;
 	return k;
 }

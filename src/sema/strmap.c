@@ -42,7 +42,7 @@ sema_strmap_clear(StrMap *m)
 		return;
 	}
 	if (m->len)
-		memset(m->slots, 0, sizeof(StrMapSlot) * m->cap);
+		spx_zero(m->slots, sizeof(StrMapSlot) * m->cap);
 	m->len = 0;
 }
 

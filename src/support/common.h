@@ -54,6 +54,7 @@ void spx_tune_allocator(void);
  * pages are made resident in one system call, not faulted in one by one.
  * Only the time changes; a no-op where the system lacks the advice. */
 void spx_prefault(void *p, size_t n);
+void spx_zero(void *p, size_t n);   /* memset(p, 0, n) through libc's, out of line (a short block: not `rep stos`) */
 
 /* Memory hooks: abort with a message on exhaustion (the only way out). */
 void *spx_xmalloc(size_t n);

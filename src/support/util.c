@@ -169,6 +169,16 @@ spx_prefault(void *p, size_t n)
 #endif
 }
 
+/* gcc inlines memset of a block whose size is a multiple of 8 as `rep
+ * stos`, whose start costs more than libc's vector stores for the few
+ * hundred bytes of a function's maps and contexts (sema's per-function
+ * clears).  Here the size and alignment are unknown: a call to memset. */
+void
+spx_zero(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
 char *
 spx_vformat(const char *fmt, va_list ap)
 {

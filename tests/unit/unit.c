@@ -606,6 +606,13 @@ prefault_checks(void)
 	for (size_t i = 0; i < n + 64; i++)
 		same &= b[i] == (unsigned char)(i * 131 + 7);
 	check(same, "spx_prefault keeps a block's bytes");
+	/* spx_zero clears exactly [p, p + n) (odd offsets and lengths, and none) */
+	spx_zero(b + 5, 1021);
+	spx_zero(b + 2000, 0);
+	same = true;
+	for (size_t i = 0; i < 4096; i++)
+		same &= b[i] == (i >= 5 && i < 1026 ? 0 : (unsigned char)(i * 131 + 7));
+	check(same, "spx_zero clears exactly its range");
 	free(b);
 }
 
