@@ -36,7 +36,7 @@ static SymId
 new_sym(Sema *S, SymKind kind, const char *name)
 {
 	Sym s;
-	memset(&s, 0, sizeof s);
+	spx_zero(&s, sizeof s);   /* (inline, memset and an initializer were `rep stos`) */
 	s.kind = kind;
 	s.name = name;
 	s.owner = -1;

@@ -76,7 +76,7 @@ rehash(StrMap *m, uint32_t cap)
 	 * comes from malloc's per-size cache, which calloc bypasses. */
 	if (cap <= 256) {
 		m->slots = spx_xmalloc(sizeof(StrMapSlot) * cap);
-		memset(m->slots, 0, sizeof(StrMapSlot) * cap);
+		spx_zero(m->slots, sizeof(StrMapSlot) * cap);
 	} else {
 		m->slots = spx_xcalloc(m->cap, sizeof(StrMapSlot));
 	}
