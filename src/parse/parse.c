@@ -414,8 +414,17 @@ parse_effect_set(Parser *p)
 	EffectSet e;
 	memset(&e, 0, sizeof e);
 	Span start = parse_peek(p)->span;
-	if (!parse_expect(p, TOK_LBRACE, "`{` before effects"))
+	if (!parse_at(p, TOK_LBRACE)) {
+		/* `uses stdout.write`: show the braced spelling with the keyword
+		 * just read (`uses`, `permit` or `effects`) */
+		const Token *kw = p->pos > 0 ? &p->toks[p->pos - 1] : parse_peek(p);
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` before effects");
+		diag_set_help(d, "effects are a braced, comma-separated list: `%.*s { process.stdout.write, fs.read }`",
+		    (int)(kw->span.end - kw->span.start), p->src + kw->span.start);
+		parse_decorate_expected(p, d);
 		return e;
+	}
+	parse_advance(p);
 	VEC(QName) names = {0};
 	if (!parse_at(p, TOK_RBRACE)) {
 		do {

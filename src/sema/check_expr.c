@@ -646,7 +646,7 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(%sstring_as_str(binding)%s)`, binding a literal with `let` before that", fname, fname,
 			    base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
 		else if (params[i] == T_SLICE && a == T_STRING)
-			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind a literal first, then both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
+			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind the text to a name first (`let text = …;`), then take both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
 		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
 		else if (params[i] == T_STRING && a == T_STR)

@@ -304,36 +304,66 @@ check_finalizer_effects(FnCtx *C)
 	dedupe_since(C->S->diags, mark);
 }
 
-/* Appends `{ a, b, e }`: set's names (the existing line's) plus e. */
+/* Appends `{ a, b, e }`: names plus e, or names with names[swap] replaced
+ * by e when swap >= 0. */
 static void
-effect_set_plus(Buf *b, const char *const *names, int n, const char *e)
+effect_set_plus(Buf *b, const char *const *names, int n, const char *e, int swap)
 {
 	buf_puts(b, "{ ");
 	for (int i = 0; i < n; i++)
-		buf_printf(b, "%s, ", names[i]);
-	buf_printf(b, "%s }", e);
+		buf_printf(b, "%s%s", i ? ", " : "", i == swap ? e : names[i]);
+	if (swap < 0)
+		buf_printf(b, "%s%s", n ? ", " : "", e);
+	buf_puts(b, " }");
+}
+
+/* The index of a name in names that is e shortened by leading segments
+ * (`stdout.write` for `process.stdout.write`), or -1. */
+static int
+short_spelling(const char *const *names, int n, const char *e)
+{
+	size_t el = strlen(e);
+	for (int i = 0; i < n; i++) {
+		size_t nl = strlen(names[i]);
+		if (nl < el && e[el - nl - 1] == '.' && memcmp(e + el - nl, names[i], nl) == 0)
+			return i;
+	}
+	return -1;
 }
 
 /*
  * E102's help (the reference gives none): the `uses` line to write — the
  * function's existing one grown by e when it has one — and, when the module
- * does not permit e, its `permit` line likewise.
+ * does not permit e, its `permit` line likewise.  A name in either line that
+ * is e with leading segments dropped (`stdout.write`) is replaced rather than
+ * kept beside it: that spelling names no builtin's effect.
  */
 static void
 effect_help(Sema *S, Diag *d, const Sym *f, const char *e)
 {
 	Buf b = {0};
-	if (f->neffects) {
+	const char *const *permits = (const char *const *)S->permits;
+	int swap = short_spelling(f->effects, f->neffects, e);
+	if (swap >= 0) {
+		buf_printf(&b, "write the effect in full: replace `%s` with `%s` in `%s`'s `uses` line: `uses ", f->effects[swap], e, f->name);
+		effect_set_plus(&b, f->effects, f->neffects, e, swap);
+		buf_putc(&b, '`');
+	} else if (f->neffects) {
 		buf_printf(&b, "add `%s` to `%s`'s `uses` line: `uses ", e, f->name);
-		effect_set_plus(&b, f->effects, f->neffects, e);
+		effect_set_plus(&b, f->effects, f->neffects, e, -1);
 		buf_putc(&b, '`');
 	} else {
 		buf_printf(&b, "add `uses { %s }` on its own line between the signature and `{`", e);
 	}
 	if (!effect_permitted(S, e)) {
-		if (S->npermits) {
+		int pswap = short_spelling(permits, S->npermits, e);
+		if (pswap >= 0) {
+			buf_printf(&b, ", and replace `%s` likewise in the module's `permit` line: `permit ", permits[pswap]);
+			effect_set_plus(&b, permits, S->npermits, e, pswap);
+			buf_putc(&b, '`');
+		} else if (S->npermits) {
 			buf_puts(&b, ", and to the module's `permit` line: `permit ");
-			effect_set_plus(&b, (const char *const *)S->permits, S->npermits, e);
+			effect_set_plus(&b, permits, S->npermits, e, -1);
 			buf_putc(&b, '`');
 		} else {
 			buf_printf(&b, ", and `permit { %s }` at module level, below the `module` line", e);
@@ -356,7 +386,7 @@ check_effects(FnCtx *C)
 			if (S->npermits) {
 				Buf b = {0};
 				buf_printf(&b, "add `%s` to the module's `permit` line: `permit ", f->effects[i]);
-				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i]);
+				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i], -1);
 				buf_putc(&b, '`');
 				diag_set_help(d, "%s", b.data);
 				buf_free(&b);
