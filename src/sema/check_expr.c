@@ -103,6 +103,18 @@ sema_local_find(FnCtx *C, const char *name)
 	return i >= 0 ? &C->locals.items[i] : NULL;
 }
 
+/* A binding name not in scope for the helps that suggest a fresh `let`
+ * (U101, U105, T209): `x2`, or `x3` when `x2` is taken, and so on. */
+void
+sema_fresh_name(FnCtx *C, const char *name, char out[64])
+{
+	for (int n = 2; n < 1000; n++) {
+		snprintf(out, 64, "%.40s%d", name, n);
+		if (!sema_local_find(C, out))
+			break;
+	}
+}
+
 bool
 sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 {
@@ -113,9 +125,17 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 		diag_set_help(d, "rename the binding, e.g. `outcome`");
 		return false;
 	}
-	if (sema_local_find(C, name)) {
+	const Local *old = sema_local_find(C, name);
+	if (old) {
 		Diag *d = sema_error(C->S, DIAG_T209, span, "local binding `%s` shadows an existing value", name);
-		diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
+		if (old->param) {
+			/* `let mut value = value;`: a parameter cannot be made `mut` */
+			char fresh[64];
+			sema_fresh_name(C, name, fresh);
+			diag_set_help(d, "there is no shadowing, and `%s` is a parameter: name the local differently, such as `%s`, and use that name from there on", name, fresh);
+		} else {
+			diag_set_help(d, "there is no shadowing; pick a new name, or declare the first binding with `let mut` and assign to it");
+		}
 		return false;
 	}
 	Local l = { name, type, mut, span, MODE_NONE, -1, 0, false, false };

@@ -195,18 +195,6 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
  * function: why that call is no renewal (record_renewal's conditions, one
  * at a time); any other owner: hold it in a record and renew that.
  */
-/* A binding name not in scope for U105's "bind it with a fresh `let`"
- * help: `x2`, or `x3` when `x2` is taken, and so on. */
-static void
-fresh_name(FnCtx *C, const char *name, char out[64])
-{
-	for (int n = 2; n < 1000; n++) {
-		snprintf(out, 64, "%.40s%d", name, n);
-		if (!sema_local_find(C, out))
-			break;
-	}
-}
-
 static void
 loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v)
 {
@@ -291,9 +279,15 @@ check_assign(FnCtx *C, const Stmt *s)
 	if (!s->u.assign.has_field) {
 		if (!l->mut) {
 			Diag *d = sema_error(S, DIAG_U101, s->u.assign.target.span, "cannot assign to immutable binding `%s`; declare it with `let mut`", name);
-			if (l->param)
+			if (l->param) {
+				/* the reference's help, kept (LANGUAGE.md §0.2); its `let`
+				 * would shadow the parameter (T209, §3.6), so a note names
+				 * a fresh local */
+				char fresh[64];
+				sema_fresh_name(C, name, fresh);
 				diag_set_help(d, "parameters are immutable; copy it into a mutable local first: `let mut %s = %s;`", name, name);
-			else
+				diag_set_note(d, "a `let` cannot reuse the parameter's name (SPX-T209): write `let mut %s = %s;` and use `%s` from there on", fresh, name, fresh);
+			} else
 				diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
 			if (l->let_stmt)
 				diag_add_fix(d, l->span.start, l->span.start, "mut ");
@@ -309,7 +303,7 @@ check_assign(FnCtx *C, const Stmt *s)
 			 * function_values/wasm_closures.rs): U105, no lift */
 			Diag *d = sema_error(S, DIAG_U105, s->u.assign.value->span, "explicit mutation v1 supports only scalar Copy values");
 			char fresh[64];
-			fresh_name(C, name, fresh);
+			sema_fresh_name(C, name, fresh);
 			if (C->loop_depth > 0)
 				diag_set_help(d, "a function value is not reassigned: keep a Copy scalar (a flag or a tag) that says which function applies and choose with `if` at the call (`if use_first { first(x) } else { second(x) }`)");
 			else
@@ -326,7 +320,7 @@ check_assign(FnCtx *C, const Stmt *s)
 				loop_renewal_help(S, d, name, vt, v);
 			else {
 				char fresh[64];
-				fresh_name(C, name, fresh);
+				sema_fresh_name(C, name, fresh);
 				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
 				    fresh, name, name, name);
 			}

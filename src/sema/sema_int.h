@@ -120,6 +120,8 @@ TypeId sema_check_match(FnCtx *C, const Expr *e);
 void sema_scope_push(FnCtx *C);
 void sema_scope_pop(FnCtx *C);
 const Local *sema_local_find(FnCtx *C, const char *name);
+/* A name not in scope to suggest for a copy of name: `x2`, `x3`, … */
+void sema_fresh_name(FnCtx *C, const char *name, char out[64]);
 /* Appends a binding (no checks) and indexes it; sema_local_free releases the index. */
 void sema_local_push(FnCtx *C, Local l);
 void sema_local_free(FnCtx *C);

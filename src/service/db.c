@@ -98,6 +98,7 @@ diags_clear(SvcDiags *d)
 		SvcDiag *x = &d->items[i];
 		free(x->message);
 		free(x->help);
+		free(x->note);
 		for (int k = 0; k < x->nfixes; k++)
 			free(x->fixes[k].text);
 		free(x->fixes);
@@ -117,6 +118,7 @@ diags_add(SvcDiags *d, const Diag *src, int owner, uint32_t base)
 	x->code = src->code;
 	x->message = spx_xstrdup(src->message ? src->message : "");
 	x->help = src->help ? spx_xstrdup(src->help) : NULL;
+	x->note = src->note ? spx_xstrdup(src->note) : NULL;
 	x->has_span = src->has_span;
 	x->owner = owner;
 	if (src->has_span) {
@@ -148,6 +150,8 @@ diags_emit(DiagSink *out, const SvcDiags *d, const SvcFile *f)
 			continue;
 		if (x->help)
 			diag_set_help(g, "%s", x->help);
+		if (x->note)
+			diag_set_note(g, "%s", x->note);
 		for (int k = 0; k < x->nfixes; k++)
 			diag_add_fix(g, base + x->fixes[k].start, base + x->fixes[k].end, x->fixes[k].text);
 	}

@@ -82,6 +82,8 @@ lsp_put_diag(Buf *out, LspDoc *d, const Diag *g)
 	const char *help = diag_help_text(g);
 	if (help && *help)
 		buf_printf(&m, "\nhelp: %s", help);
+	if (g->note)
+		buf_printf(&m, "\nnote: %s", g->note);
 	json_str(out, m.data, m.len);
 	buf_free(&m);
 	buf_putc(out, '}');

@@ -26,7 +26,7 @@ typedef struct SvcFix {
 
 typedef struct SvcDiag {
 	DiagCode code;
-	char *message, *help;
+	char *message, *help, *note;
 	bool has_span;
 	int owner;
 	uint32_t start, end;

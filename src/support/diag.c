@@ -43,6 +43,7 @@ diag_free(DiagSink *s)
 		Diag *d = &s->items.items[i];
 		free(d->message);
 		free(d->help);
+		free(d->note);
 		for (int j = 0; j < d->fixes.len; j++)
 			free(d->fixes.items[j].text);
 		VEC_FREE(d->fixes);
@@ -154,6 +155,7 @@ diag_remove(DiagSink *s, int i)
 		s->errors--;
 	free(d->message);
 	free(d->help);
+	free(d->note);
 	for (int j = 0; j < d->fixes.len; j++)
 		free(d->fixes.items[j].text);
 	VEC_FREE(d->fixes);
@@ -170,6 +172,18 @@ diag_set_help(Diag *d, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	d->help = spx_vformat(fmt, ap);
+	va_end(ap);
+}
+
+void
+diag_set_note(Diag *d, const char *fmt, ...)
+{
+	if (!d)
+		return;
+	free(d->note);
+	va_list ap;
+	va_start(ap, fmt);
+	d->note = spx_vformat(fmt, ap);
 	va_end(ap);
 }
 
@@ -357,6 +371,11 @@ diag_render_human(Buf *out, const DiagSink *s, const Diag *d, bool color)
 		buf_putc(out, '\n');
 	}
 	put_excerpt(out, s, d, color);
+	if (d->note) {
+		buf_puts(out, "  note: ");
+		diag_put_visible(out, d->note, strlen(d->note));
+		buf_putc(out, '\n');
+	}
 }
 
 void
@@ -390,6 +409,10 @@ diag_render_json(Buf *out, const DiagSink *s, const Diag *d)
 			buf_putc(out, '}');
 		}
 		buf_putc(out, ']');
+	}
+	if (d->note) {
+		buf_puts(out, ",\"note\":");
+		json_cstr(out, d->note);
 	}
 	buf_puts(out, "}\n");
 }

@@ -43,6 +43,9 @@ typedef struct Diag {
 	DiagCode code;
 	char *message;        /* owned */
 	char *help;           /* owned; NULL = registry default */
+	char *note;           /* owned; NULL = none: a line of ours after the
+	                       * reference's help (human: after the excerpt;
+	                       * JSON: a last key) */
 	bool has_span;
 	Span span;
 	uint32_t line, col;   /* of span.start: 1-based, column in Unicode scalars */
@@ -95,6 +98,7 @@ Diag *diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt
  * a message naming a second place in another file. */
 void diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col);
 void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_set_note(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text);
 
 /* Removes diagnostic i (adjusting the counters). */
