@@ -806,6 +806,13 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
+		/* the caret stands on what follows; say which statement it is */
+		uint32_t line, col;
+		diag_locate(p->diags, e->span.start, &line, &col);
+		if (e->kind == EXPR_CALL)
+			diag_set_note(d, "the value followed by `;` is the call `%s(…)` at line %u", e->u.call.callee.s, line);
+		else
+			diag_set_note(d, "the value followed by `;` starts at line %u, column %u", line, col);
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
 		 * operator's, a literal); for a name, a field or a value holding them
 		 * (a block, a record, …) it would move an owner (`s;` became `let _ = s;`,
