@@ -111,6 +111,9 @@ parse_if(Parser *p, bool value)
 			diag_set_help(d, "there is no `if let`: match the value, `match value { Option::Some { value: v } => …, _ => …, }` (`match borrow value` for an owned one)");
 		else if (parse_at(p, TOK_ASSIGN))
 			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
+		else if (parse_at_word(p, "then") || parse_at(p, TOK_COLON))
+			/* `if c then a else b` (ML, Lua, shells), `if c:` (Python) */
+			diag_set_help(d, "the branches are blocks: `if <condition> { a } else { b }`, with no `then` or `:`");
 		else
 			parse_decorate_expected(p, d);
 	}
@@ -233,6 +236,9 @@ parse_while(Parser *p)
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` before `while` body");
 		if (parse_at(p, TOK_ASSIGN))
 			diag_set_help(d, "comparison is `==`; a single `=` is assignment, which is a statement and never a condition");
+		else if (parse_at_word(p, "do") || parse_at(p, TOK_COLON))
+			/* `while c do … end` (Lua, shells), `while c:` (Python) */
+			diag_set_help(d, "the body is a block: `while <condition> { …; <value> }`, with no `do` or `:`");
 		else
 			parse_decorate_expected(p, d);
 		return st;
