@@ -956,6 +956,17 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 		c = (unsigned char)src[pos]; \
 		goto *scan[lex_class[c]]; \
 	} while (0)
+/* An out-of-line scanner: it reads and advances L.pos, the cursor's home
+ * while it runs; then (space1) one space after the token, as after a
+ * name, and the next token's dispatch. */
+#define SCAN(call, space1) do { \
+		L.pos = pos; \
+		call; \
+		pos = L.pos; \
+		if (space1) \
+			pos += pos < len && src[pos] == ' '; \
+		NEXT(); \
+	} while (0)
 	NEXT();
 space:
 	/* runs of spaces (indentation) in one tight loop */
@@ -986,34 +997,15 @@ ident: {
 		NEXT();
 	}
 digit:
-	L.pos = pos;
-	lex_number(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_number(&L), 0);
 dquote:
-	L.pos = pos;
-	lex_string(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_string(&L), 0);
 squote:
-	L.pos = pos;
-	lex_char(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_char(&L), 0);
 slash:
-	L.pos = pos;
-	if (pos + 1 < len && src[pos + 1] == '/')
-		lex_comment(&L);
-	else
-		lex_punct(&L, c);
-	pos = L.pos;
-	NEXT();
+	SCAN(pos + 1 < len && src[pos + 1] == '/' ? lex_comment(&L) : lex_punct(&L, c), 0);
 punct:
-	L.pos = pos;
-	lex_punct(&L, c);
-	pos = L.pos;
-	pos += pos < len && src[pos] == ' ';   /* `x = y`, `a, b`: as after a name */
-	NEXT();
+	SCAN(lex_punct(&L, c), 1);   /* `x = y`, `a, b` */
 high: {
 		uint32_t cp;
 		int n = utf8_decode((const unsigned char *)src + pos, len - pos, &cp);
@@ -1024,10 +1016,8 @@ high: {
 	}
 	/* fall through */
 other:
-	L.pos = pos;
-	lex_unexpected(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_unexpected(&L), 0);
+#undef SCAN
 #undef NEXT
 lexed:
 	L.pos = pos;
