@@ -880,6 +880,12 @@ lex_unexpected(Lexer *L)
 void
 lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
+	lex_source_spare(out, src, len, arena, diags, 0);
+}
+
+void
+lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags, size_t item_bytes)
+{
 	Lexer L;
 	memset(&L, 0, sizeof L);
 	memset(out, 0, sizeof *out);
@@ -1042,6 +1048,17 @@ done:
 		size_t end = (used + unit - 1) / unit * unit;
 		if (end > toks_bytes(L.toks.cap))
 			end = toks_bytes(L.toks.cap);
+		/* the caller's room first, from that tail */
+		size_t want = (item_bytes * (size_t)L.items_hint + page - 1) / page * page;
+#ifdef SPX_ASAN
+		want = 0;   /* (a heap block: ASan sees a write past it) */
+#endif
+		if (want && used + want <= end) {
+			out->spare = (char *)L.toks.items - TOK_HEAD + used;
+			out->spare_len = want;
+			out->toks_spare_lo = used;
+			out->toks_spare_hi = used += want;
+		}
 		if (end > used)
 			spx_big_release((char *)L.toks.items - TOK_HEAD, used, end, true);
 	}
@@ -1102,11 +1119,21 @@ lex_release_before(LexResult *lx, int tok, Arena *to)
 void
 lex_free(LexResult *lx)
 {
-	if (lx->toks && lx->toks_don_hi > lx->toks_don_lo) {
-		/* the donated pages are the arena's now */
+	if (lx->toks && lx->toks_mapped) {
+		/* the donated pages are the arena's now, the spare the caller's
+		 * (past the last token, so above the donated ones) */
 		char *block = (char *)lx->toks - TOK_HEAD;
-		spx_big_free(block, lx->toks_don_lo, true);
-		spx_big_free(block + lx->toks_don_hi, toks_bytes(lx->toks_cap) - lx->toks_don_hi, true);
+		size_t hole[2][2] = { { lx->toks_don_lo, lx->toks_don_hi }, { lx->toks_spare_lo, lx->toks_spare_hi } };
+		size_t at = 0;
+		for (int i = 0; i < 2; i++) {
+			if (hole[i][1] <= hole[i][0])
+				continue;
+			if (hole[i][0] > at)
+				spx_big_free(block + at, hole[i][0] - at, true);
+			at = hole[i][1];
+		}
+		if (toks_bytes(lx->toks_cap) > at)
+			spx_big_free(block + at, toks_bytes(lx->toks_cap) - at, true);
 	} else if (lx->toks) {
 		spx_big_free((char *)lx->toks - TOK_HEAD, toks_bytes(lx->toks_cap), lx->toks_mapped);
 	}

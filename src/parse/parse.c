@@ -1312,7 +1312,9 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	Module *m = ARENA_NEW(arena, Module);
 	m->arena = arena;
 	LexResult lx;
-	lex_source(&lx, src, len, arena, diags);
+	/* Room for the declaration array (below): 8 bytes an item more pay
+	 * for arena_adopt's 64, as it is used only for more than 8 items. */
+	lex_source_spare(&lx, src, len, arena, diags, sizeof(Decl) + 8);
 	m->comments = lx.comments;
 	m->ncomments = lx.ncomments;
 
@@ -1329,6 +1331,8 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	p.builtin_result = br;
 
 	if (lx.fatal || nesting_prepass(&p, &lx)) {
+		if (lx.spare)
+			spx_big_free(lx.spare, lx.spare_len, true);
 		lex_free(&lx);
 		free(p.names);
 		return m;
@@ -1377,10 +1381,19 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	/* Sized once by the prepass's count of declaration keywords outside
 	 * brackets (a hint: the vector still grows past it), so no copy of a
 	 * large file's biggest array is left behind in the heap. */
+	bool decls_spare = false;   /* decls.items is the lexer's spare room, the arena's (not a heap block) */
 	if (p.items_hint > 8) {
 		decls.cap = p.items_hint;
-		decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
-		spx_prefault(decls.items, sizeof(Decl) * (size_t)decls.cap);   /* filled whole */
+		if (lx.spare) {
+			/* resident already (the tokens' last huge page): no page to fault */
+			decls.items = arena_adopt(arena, lx.spare, lx.spare_len);
+			decls_spare = true;
+		} else {
+			decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
+			spx_prefault(decls.items, sizeof(Decl) * (size_t)decls.cap);   /* filled whole */
+		}
+	} else if (lx.spare) {
+		spx_big_free(lx.spare, lx.spare_len, true);
 	}
 	while (!parse_at(&p, TOK_EOF)) {
 		if (parse_at_word(&p, "use")) {
@@ -1390,9 +1403,17 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 			continue;
 		}
 		Decl d;
-		if (parse_item(&p, &d))
+		if (parse_item(&p, &d)) {
+			if (decls_spare && decls.len == decls.cap) {
+				/* past the hint: on in a heap block (the room stays the arena's) */
+				Decl *heap = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap * 2);
+				memcpy(heap, decls.items, sizeof(Decl) * (size_t)decls.len);
+				decls.items = heap;
+				decls.cap *= 2;
+				decls_spare = false;
+			}
 			VEC_PUSH(decls, d);
-		else
+		} else
 			resync(&p);
 		/* Finished items' tokens are never read again (only toks[pos - 1]
 		 * is looked back at): return them while the tree grows. */
@@ -1419,7 +1440,9 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	m->uses_fn_mut = p.uses_fn_mut;
 	m->prelude_names = p.prelude_names;
 	m->prelude_known = true;
-	if (decls.len)
+	if (decls_spare)
+		;
+	else if (decls.len)
 		arena_own(arena, decls.items);
 	else
 		VEC_FREE(decls);
