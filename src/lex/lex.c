@@ -880,11 +880,12 @@ lex_unexpected(Lexer *L)
 void
 lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
-	lex_source_spare(out, src, len, arena, diags, 0);
+	lex_source_spare(out, src, len, arena, diags, 0, 0);
 }
 
 void
-lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags, size_t item_bytes)
+lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags, size_t head_bytes,
+    size_t item_bytes)
 {
 	Lexer L;
 	memset(&L, 0, sizeof L);
@@ -1049,7 +1050,7 @@ done:
 		if (end > toks_bytes(L.toks.cap))
 			end = toks_bytes(L.toks.cap);
 		/* the caller's room first, from that tail */
-		size_t want = (item_bytes * (size_t)L.items_hint + page - 1) / page * page;
+		size_t want = item_bytes ? (head_bytes + item_bytes * (size_t)L.items_hint + page - 1) / page * page : 0;
 #ifdef SPX_ASAN
 		want = 0;   /* (a heap block: ASan sees a write past it) */
 #endif

@@ -137,16 +137,16 @@ typedef struct LexResult {
  */
 void lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
 /*
- * lex_source, and room for item_bytes per declaration keyword outside
- * brackets (items_hint; a parser's declaration array) where the token
- * array's last 2 MiB unit has it past the last token: whole pages, zero,
- * resident already when that unit is a huge page (which the tokens paid
- * for), which lex_source would give back.  Then out->spare holds
- * out->spare_len bytes the caller owns (a mapping: spx_big_free, or
+ * lex_source, and room for head_bytes and item_bytes per declaration
+ * keyword outside brackets (items_hint: a parser's declaration array) where
+ * the token array's last 2 MiB unit has it past the last token: whole
+ * pages, zero, and resident already when that unit is a huge page (the
+ * tokens paid for it), which lex_source would give back.  Then out->spare
+ * holds out->spare_len bytes the caller owns (a mapping: spx_big_free, or
  * arena_adopt); else it is NULL.  Never under AddressSanitizer.
  */
 void lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags,
-    size_t item_bytes);
+    size_t head_bytes, size_t item_bytes);
 /* The caller is done with toks[0..tok): their memory may go back to the
  * system (mapped arrays, every 256 KiB, in pages); they must not be read again.
  * With an arena, the tokens' whole pages are donated to it (arena_donate)

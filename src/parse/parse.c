@@ -1312,9 +1312,8 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	Module *m = ARENA_NEW(arena, Module);
 	m->arena = arena;
 	LexResult lx;
-	/* Room for the declaration array (below): 8 bytes an item more pay
-	 * for arena_adopt's 64, as it is used only for more than 8 items. */
-	lex_source_spare(&lx, src, len, arena, diags, sizeof(Decl) + 8);
+	/* room for the declaration array (below), behind arena_adopt's 64 bytes */
+	lex_source_spare(&lx, src, len, arena, diags, 64, sizeof(Decl));
 	m->comments = lx.comments;
 	m->ncomments = lx.ncomments;
 

@@ -677,10 +677,10 @@ decl_room_checks(void)
 	DiagSink d;
 	diag_init(&d, "room.spx", src.data, src.len);
 	LexResult lx;
-	lex_source_spare(&lx, src.data, src.len, &a, &d, 100);
+	lex_source_spare(&lx, src.data, src.len, &a, &d, 64, 100);
 	bool ok = lx.items_hint == 13;
 #ifndef SPX_ASAN
-	ok &= lx.spare && lx.spare_len >= 100 * 13 && lx.spare_len % 4096 == 0 && (uintptr_t)lx.spare % 4096 == 0;
+	ok &= lx.spare && lx.spare_len >= 64 + 100 * 13 && lx.spare_len % 4096 == 0 && (uintptr_t)lx.spare % 4096 == 0;
 	ok &= lx.spare >= (char *)(lx.toks + lx.ntoks);
 	for (size_t i = 0; lx.spare && i < lx.spare_len; i++)
 		ok &= lx.spare[i] == 0;
