@@ -877,15 +877,53 @@ lex_unexpected(Lexer *L)
 	push_tok(L, TOK_ERROR, start, L->pos);
 }
 
+static void lex_run(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
+
+/* The last 2 MiB unit the tokens reached is a huge page, resident whole:
+ * room for the caller's `want` bytes past the last token (when it fits),
+ * and what lies past them goes back (the huge page splits). */
+static void
+lex_trim_tail(LexResult *out, size_t want)
+{
+	if (!out->toks_mapped)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), unit = (size_t)2 << 20;
+	size_t used = (toks_bytes((size_t)out->ntoks) + page - 1) / page * page;
+	size_t end = (used + unit - 1) / unit * unit;
+	if (end > toks_bytes(out->toks_cap))
+		end = toks_bytes(out->toks_cap);
+	want = (want + page - 1) / page * page;
+#ifdef SPX_ASAN
+	want = 0;   /* (a heap block: ASan sees a write past it) */
+#endif
+	if (want && used + want <= end) {
+		out->spare = (char *)out->toks - TOK_HEAD + used;
+		out->spare_len = want;
+		out->toks_spare_lo = used;
+		out->toks_spare_hi = used += want;
+	}
+	if (end > used)
+		spx_big_release((char *)out->toks - TOK_HEAD, used, end, true);
+}
+
 void
 lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
-	lex_source_spare(out, src, len, arena, diags, 0, 0);
+	lex_run(out, src, len, arena, diags);
+	lex_trim_tail(out, 0);
 }
 
 void
 lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags, size_t head_bytes,
     size_t item_bytes)
+{
+	lex_run(out, src, len, arena, diags);
+	lex_trim_tail(out, item_bytes ? head_bytes + item_bytes * (size_t)out->items_hint : 0);
+}
+
+/* lex_source without its last step (lex_trim_tail) */
+static void
+lex_run(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
 	Lexer L;
 	memset(&L, 0, sizeof L);
@@ -1041,28 +1079,6 @@ done:
 		push_val(&L, none);
 	}
 	memcpy((char *)L.toks.items - TOK_HEAD, &L.vals.items, sizeof L.vals.items);
-	if (L.toks.mapped) {
-		/* The last 2 MiB unit the tokens reached is a huge page, resident
-		 * whole: give back what lies past the last token (it splits). */
-		size_t page = (size_t)sysconf(_SC_PAGESIZE), unit = (size_t)2 << 20;
-		size_t used = (toks_bytes((size_t)L.toks.len) + page - 1) / page * page;
-		size_t end = (used + unit - 1) / unit * unit;
-		if (end > toks_bytes(L.toks.cap))
-			end = toks_bytes(L.toks.cap);
-		/* the caller's room first, from that tail */
-		size_t want = item_bytes ? (head_bytes + item_bytes * (size_t)L.items_hint + page - 1) / page * page : 0;
-#ifdef SPX_ASAN
-		want = 0;   /* (a heap block: ASan sees a write past it) */
-#endif
-		if (want && used + want <= end) {
-			out->spare = (char *)L.toks.items - TOK_HEAD + used;
-			out->spare_len = want;
-			out->toks_spare_lo = used;
-			out->toks_spare_hi = used += want;
-		}
-		if (end > used)
-			spx_big_release((char *)L.toks.items - TOK_HEAD, used, end, true);
-	}
 	out->vals = L.vals.items;
 	out->vals_cap = L.vals.cap;
 	out->vals_mapped = L.vals.mapped;
