@@ -1412,8 +1412,9 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 				decls_spare = false;
 			}
 			VEC_PUSH(decls, d);
-		} else
+		} else {
 			resync(&p);
+		}
 		/* Finished items' tokens are never read again (only toks[pos - 1]
 		 * is looked back at): return them while the tree grows. */
 		if (p.pos > 64) {
@@ -1439,12 +1440,12 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	m->uses_fn_mut = p.uses_fn_mut;
 	m->prelude_names = p.prelude_names;
 	m->prelude_known = true;
-	if (decls_spare)
-		;
-	else if (decls.len)
-		arena_own(arena, decls.items);
-	else
-		VEC_FREE(decls);
+	if (!decls_spare) {   /* (the room is the arena's already) */
+		if (decls.len)
+			arena_own(arena, decls.items);
+		else
+			VEC_FREE(decls);
+	}
 	VEC_FREE(uses);
 
 	bool has_fn = false;
