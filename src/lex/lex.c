@@ -877,8 +877,53 @@ lex_unexpected(Lexer *L)
 	push_tok(L, TOK_ERROR, start, L->pos);
 }
 
+static void lex_run(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
+
+/* The last 2 MiB unit the tokens reached is a huge page, resident whole:
+ * room for the caller's `want` bytes past the last token (when it fits),
+ * and what lies past them goes back (the huge page splits). */
+static void
+lex_trim_tail(LexResult *out, size_t want)
+{
+	if (!out->toks_mapped)
+		return;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), unit = (size_t)2 << 20;
+	size_t used = (toks_bytes((size_t)out->ntoks) + page - 1) / page * page;
+	size_t end = (used + unit - 1) / unit * unit;
+	if (end > toks_bytes(out->toks_cap))
+		end = toks_bytes(out->toks_cap);
+	want = (want + page - 1) / page * page;
+#ifdef SPX_ASAN
+	want = 0;   /* (a heap block: ASan sees a write past it) */
+#endif
+	if (want && used + want <= end) {
+		out->spare = (char *)out->toks - TOK_HEAD + used;
+		out->spare_len = want;
+		out->toks_spare_lo = used;
+		out->toks_spare_hi = used += want;
+	}
+	if (end > used)
+		spx_big_release((char *)out->toks - TOK_HEAD, used, end, true);
+}
+
 void
 lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
+{
+	lex_run(out, src, len, arena, diags);
+	lex_trim_tail(out, 0);
+}
+
+void
+lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags, size_t head_bytes,
+    size_t item_bytes)
+{
+	lex_run(out, src, len, arena, diags);
+	lex_trim_tail(out, item_bytes ? head_bytes + item_bytes * (size_t)out->items_hint : 0);
+}
+
+/* lex_source without its last step (lex_trim_tail) */
+static void
+lex_run(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags)
 {
 	Lexer L;
 	memset(&L, 0, sizeof L);
@@ -956,6 +1001,17 @@ lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *
 		c = (unsigned char)src[pos]; \
 		goto *scan[lex_class[c]]; \
 	} while (0)
+/* An out-of-line scanner: it reads and advances L.pos, the cursor's home
+ * while it runs; then (space1) one space after the token, as after a
+ * name, and the next token's dispatch. */
+#define SCAN(call, space1) do { \
+		L.pos = pos; \
+		call; \
+		pos = L.pos; \
+		if (space1) \
+			pos += pos < len && src[pos] == ' '; \
+		NEXT(); \
+	} while (0)
 	NEXT();
 space:
 	/* runs of spaces (indentation) in one tight loop */
@@ -986,34 +1042,15 @@ ident: {
 		NEXT();
 	}
 digit:
-	L.pos = pos;
-	lex_number(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_number(&L), 0);
 dquote:
-	L.pos = pos;
-	lex_string(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_string(&L), 0);
 squote:
-	L.pos = pos;
-	lex_char(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_char(&L), 0);
 slash:
-	L.pos = pos;
-	if (pos + 1 < len && src[pos + 1] == '/')
-		lex_comment(&L);
-	else
-		lex_punct(&L, c);
-	pos = L.pos;
-	NEXT();
+	SCAN(pos + 1 < len && src[pos + 1] == '/' ? lex_comment(&L) : lex_punct(&L, c), 0);
 punct:
-	L.pos = pos;
-	lex_punct(&L, c);
-	pos = L.pos;
-	pos += pos < len && src[pos] == ' ';   /* `x = y`, `a, b`: as after a name */
-	NEXT();
+	SCAN(lex_punct(&L, c), 1);   /* `x = y`, `a, b` */
 high: {
 		uint32_t cp;
 		int n = utf8_decode((const unsigned char *)src + pos, len - pos, &cp);
@@ -1024,10 +1061,8 @@ high: {
 	}
 	/* fall through */
 other:
-	L.pos = pos;
-	lex_unexpected(&L);
-	pos = L.pos;
-	NEXT();
+	SCAN(lex_unexpected(&L), 0);
+#undef SCAN
 #undef NEXT
 lexed:
 	L.pos = pos;
@@ -1044,17 +1079,6 @@ done:
 		push_val(&L, none);
 	}
 	memcpy((char *)L.toks.items - TOK_HEAD, &L.vals.items, sizeof L.vals.items);
-	if (L.toks.mapped) {
-		/* The last 2 MiB unit the tokens reached is a huge page, resident
-		 * whole: give back what lies past the last token (it splits). */
-		size_t page = (size_t)sysconf(_SC_PAGESIZE), unit = (size_t)2 << 20;
-		size_t used = (toks_bytes((size_t)L.toks.len) + page - 1) / page * page;
-		size_t end = (used + unit - 1) / unit * unit;
-		if (end > toks_bytes(L.toks.cap))
-			end = toks_bytes(L.toks.cap);
-		if (end > used)
-			spx_big_release((char *)L.toks.items - TOK_HEAD, used, end, true);
-	}
 	out->vals = L.vals.items;
 	out->vals_cap = L.vals.cap;
 	out->vals_mapped = L.vals.mapped;
@@ -1112,11 +1136,21 @@ lex_release_before(LexResult *lx, int tok, Arena *to)
 void
 lex_free(LexResult *lx)
 {
-	if (lx->toks && lx->toks_don_hi > lx->toks_don_lo) {
-		/* the donated pages are the arena's now */
+	if (lx->toks && lx->toks_mapped) {
+		/* the donated pages are the arena's now, the spare the caller's
+		 * (past the last token, so above the donated ones) */
 		char *block = (char *)lx->toks - TOK_HEAD;
-		spx_big_free(block, lx->toks_don_lo, true);
-		spx_big_free(block + lx->toks_don_hi, toks_bytes(lx->toks_cap) - lx->toks_don_hi, true);
+		size_t hole[2][2] = { { lx->toks_don_lo, lx->toks_don_hi }, { lx->toks_spare_lo, lx->toks_spare_hi } };
+		size_t at = 0;
+		for (int i = 0; i < 2; i++) {
+			if (hole[i][1] <= hole[i][0])
+				continue;
+			if (hole[i][0] > at)
+				spx_big_free(block + at, hole[i][0] - at, true);
+			at = hole[i][1];
+		}
+		if (toks_bytes(lx->toks_cap) > at)
+			spx_big_free(block + at, toks_bytes(lx->toks_cap) - at, true);
 	} else if (lx->toks) {
 		spx_big_free((char *)lx->toks - TOK_HEAD, toks_bytes(lx->toks_cap), lx->toks_mapped);
 	}

@@ -110,6 +110,9 @@ typedef struct LexResult {
 	bool toks_mapped;    /* toks is an anonymous mapping, not a heap block */
 	int toks_released;   /* lex_release_before: tokens below this index are gone */
 	size_t toks_don_lo, toks_don_hi;   /* bytes of the block given to an arena (lex_release_before) */
+	size_t toks_spare_lo, toks_spare_hi;   /* bytes of the block that are `spare` (lex_source_spare) */
+	char *spare;         /* lex_source_spare's room (NULL: none): the caller's from now on */
+	size_t spare_len;
 	LexVal *vals;        /* owned with toks (lex_vals(toks)) */
 	size_t vals_cap;
 	bool vals_mapped;
@@ -133,6 +136,17 @@ typedef struct LexResult {
  * or NUL byte is P001.
  */
 void lex_source(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags);
+/*
+ * lex_source, and room for head_bytes and item_bytes per declaration
+ * keyword outside brackets (items_hint: a parser's declaration array) where
+ * the token array's last 2 MiB unit has it past the last token: whole
+ * pages, zero, and resident already when that unit is a huge page (the
+ * tokens paid for it), which lex_source would give back.  Then out->spare
+ * holds out->spare_len bytes the caller owns (a mapping: spx_big_free, or
+ * arena_adopt); else it is NULL.  Never under AddressSanitizer.
+ */
+void lex_source_spare(LexResult *out, const char *src, size_t len, Arena *arena, DiagSink *diags,
+    size_t head_bytes, size_t item_bytes);
 /* The caller is done with toks[0..tok): their memory may go back to the
  * system (mapped arrays, every 256 KiB, in pages); they must not be read again.
  * With an arena, the tokens' whole pages are donated to it (arena_donate)

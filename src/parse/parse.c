@@ -1321,7 +1321,8 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	Module *m = ARENA_NEW(arena, Module);
 	m->arena = arena;
 	LexResult lx;
-	lex_source(&lx, src, len, arena, diags);
+	/* room for the declaration array (below), behind arena_adopt's 64 bytes */
+	lex_source_spare(&lx, src, len, arena, diags, 64, sizeof(Decl));
 	m->comments = lx.comments;
 	m->ncomments = lx.ncomments;
 
@@ -1338,6 +1339,8 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	p.builtin_result = br;
 
 	if (lx.fatal || nesting_prepass(&p, &lx)) {
+		if (lx.spare)
+			spx_big_free(lx.spare, lx.spare_len, true);
 		lex_free(&lx);
 		free(p.names);
 		return m;
@@ -1386,10 +1389,19 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	/* Sized once by the prepass's count of declaration keywords outside
 	 * brackets (a hint: the vector still grows past it), so no copy of a
 	 * large file's biggest array is left behind in the heap. */
+	bool decls_spare = false;   /* decls.items is the lexer's spare room, the arena's (not a heap block) */
 	if (p.items_hint > 8) {
 		decls.cap = p.items_hint;
-		decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
-		spx_prefault(decls.items, sizeof(Decl) * (size_t)decls.cap);   /* filled whole */
+		if (lx.spare) {
+			/* resident already (the tokens' last huge page): no page to fault */
+			decls.items = arena_adopt(arena, lx.spare, lx.spare_len);
+			decls_spare = true;
+		} else {
+			decls.items = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap);
+			spx_prefault(decls.items, sizeof(Decl) * (size_t)decls.cap);   /* filled whole */
+		}
+	} else if (lx.spare) {
+		spx_big_free(lx.spare, lx.spare_len, true);
 	}
 	while (!parse_at(&p, TOK_EOF)) {
 		if (parse_at_word(&p, "use")) {
@@ -1399,10 +1411,19 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 			continue;
 		}
 		Decl d;
-		if (parse_item(&p, &d))
+		if (parse_item(&p, &d)) {
+			if (decls_spare && decls.len == decls.cap) {
+				/* past the hint: on in a heap block (the room stays the arena's) */
+				Decl *heap = spx_xmalloc(sizeof(Decl) * (size_t)decls.cap * 2);
+				memcpy(heap, decls.items, sizeof(Decl) * (size_t)decls.len);
+				decls.items = heap;
+				decls.cap *= 2;
+				decls_spare = false;
+			}
 			VEC_PUSH(decls, d);
-		else
+		} else {
 			resync(&p);
+		}
 		/* Finished items' tokens are never read again (only toks[pos - 1]
 		 * is looked back at): return them while the tree grows. */
 		if (p.pos > 64) {
@@ -1428,10 +1449,12 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	m->uses_fn_mut = p.uses_fn_mut;
 	m->prelude_names = p.prelude_names;
 	m->prelude_known = true;
-	if (decls.len)
-		arena_own(arena, decls.items);
-	else
-		VEC_FREE(decls);
+	if (!decls_spare) {   /* (the room is the arena's already) */
+		if (decls.len)
+			arena_own(arena, decls.items);
+		else
+			VEC_FREE(decls);
+	}
 	VEC_FREE(uses);
 
 	bool has_fn = false;

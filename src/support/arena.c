@@ -160,6 +160,20 @@ arena_donate(Arena *a, void *p, size_t n)
 		arena_switch(a, 8);
 }
 
+void *
+arena_adopt(Arena *a, void *p, size_t n)
+{
+	/* a chunk of its own, donated (so never the one regular chunks size by) */
+	ASSERT(sizeof(ArenaChunk) <= 64 && n > 64, "arena_adopt: no room");
+	ArenaChunk *c = p;
+	c->size = n - sizeof(ArenaChunk);
+	c->mapped = true;
+	c->donated = true;
+	c->next = a->head;
+	a->head = c;
+	return (char *)p + 64;
+}
+
 /* Whether [cur, lim) is worth keeping for later: a regular chunk's rest. */
 static size_t
 region_left(const Arena *a)

@@ -92,6 +92,12 @@ void arena_expect_end(Arena *a);
  * that does not continue the previous is kept instead of it.
  */
 void arena_donate(Arena *a, void *p, size_t n);
+/*
+ * The arena takes [p, p + n) (page-aligned whole pages of an anonymous
+ * mapping, n > 64) and unmaps it at arena_free, never allocating from it;
+ * returns where its owner's bytes start (16-byte aligned, n - 64 of them).
+ */
+void *arena_adopt(Arena *a, void *p, size_t n);
 /* Bytes handed out from chunks so far (the given-away tails included). */
 size_t arena_used(const Arena *a);
 char *arena_strndup(Arena *a, const char *s, size_t n);

@@ -657,11 +657,60 @@ name_region_checks(void)
 	check(same, "arena_name_copy: header hash and length equal the computed ones");
 }
 
+/* perf32: the declaration array in the token block's resident tail
+ * (lex_source_spare, arena_adopt).  A large file's room lies past its last
+ * token, page-aligned, zero, as long as asked; a file whose declarations
+ * outnumber the lexer's hint (an unclosed `(` hides the later keywords)
+ * moves the array to the heap and keeps every declaration in order. */
+static void
+decl_room_checks(void)
+{
+	Buf src = {0};
+	buf_puts(&src, "module t.room;\n");
+	for (int i = 0; i < 12; i++)
+		buf_printf(&src, "fn f%d(x: i64) -> i64 { x + %d }\n", i, i);
+	buf_puts(&src, "fn bad(x: i64) -> i64 { (x + 1 }\n");
+	for (int i = 0; i < 3000; i++)
+		buf_printf(&src, "fn g%d(x: i64) -> i64 { x * %d }\n", i, i);
+	Arena a;
+	arena_init(&a);
+	DiagSink d;
+	diag_init(&d, "room.spx", src.data, src.len);
+	LexResult lx;
+	lex_source_spare(&lx, src.data, src.len, &a, &d, 64, 100);
+	bool ok = lx.items_hint == 13;
+#ifndef SPX_ASAN
+	ok &= lx.spare && lx.spare_len >= 64 + 100 * 13 && lx.spare_len % 4096 == 0 && (uintptr_t)lx.spare % 4096 == 0;
+	ok &= lx.spare >= (char *)(lx.toks + lx.ntoks);
+	for (size_t i = 0; lx.spare && i < lx.spare_len; i++)
+		ok &= lx.spare[i] == 0;
+	if (lx.spare)
+		memset(arena_adopt(&a, lx.spare, lx.spare_len), 0x5a, lx.spare_len - 64);
+#endif
+	lex_free(&lx);
+	check(ok, "lex_source_spare: zero room past the last token, whole pages");
+	diag_free(&d);
+	diag_init(&d, "room.spx", src.data, src.len);
+	Module *m = parse_module(src.data, src.len, &a, &d);
+	/* (`bad` does not parse: its tokens are skipped) */
+	ok = m->ndecls == 3012;
+	for (int i = 0; ok && i < m->ndecls; i++) {
+		char want[16];
+		snprintf(want, sizeof want, "%c%d", i < 12 ? 'f' : 'g', i < 12 ? i : i - 12);
+		ok &= m->decls[i].kind == DECL_FN && strcmp(m->decls[i].u.fn.name.s, want) == 0;
+	}
+	check(ok, "parse: declarations past the lexer's hint all kept, in order");
+	diag_free(&d);
+	arena_free(&a);
+	buf_free(&src);
+}
+
 int
 main(void)
 {
 	prefault_checks();
 	name_region_checks();
+	decl_room_checks();
 	/* Every compression: the processor's SHA extensions where present,
 	 * portable C, then portable C built for BMI2 (where present). */
 	for (int portable = 0; portable < 3; portable++) {
