@@ -129,6 +129,8 @@ lane_sanitize_env() {
 	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
+	# these compilations happen once per run: nothing for tests/cc-cache.sh to share
+	lane_ccx=$cc
 }
 
 # lane_compare IST NST IO IE NO NE: the interpreter's exit status and
