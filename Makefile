@@ -328,11 +328,19 @@ docs: $(BIN)
 # statements (SEMAPRAX_C_CHUNK, src/emit_c/emit.c), so the chunked form runs
 # under the sanitizers too.
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitized executables are linked position-dependent with the sanitizer
+# runtimes inside (gcc's -static-libasan/-static-libubsan; clang links them
+# statically already): a PIE ASan build of semaprax carries ~316,000 dynamic
+# relocations (ASan's global descriptors, UBSan's type data) that every process
+# start applies, ~37% of the ~36 ms of CPU each of the lane's tens of thousands
+# of short processes cost (docs/DECISIONS.md "ci32").  Same instrumentation,
+# same checks.
+SAN_LINK  = -no-pie $(if $(findstring clang,$(CC)),,-static-libasan -static-libubsan)
 test-sanitize: test-native-sanitize test-sanitize-suites
 test-sanitize-suites:
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
-	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" GEN_CPU_LIMIT=10 \
+	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LINK)" GEN_CPU_LIMIT=10 \
 		RANDOM_N=$(RANDOM_N_SAN) RANDOM_SEED=$$(($(RANDOM_N) + 1)) test
 
 test-native-sanitize: test-native-sanitize-fixtures test-native-sanitize-random

@@ -64,11 +64,11 @@ invoke() {
 	o=$1 e=$2
 	shift 2
 	if [ -n "$envs" ]; then
-		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
+		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$lane_ccx" \
 			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
 			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${SEMAPRAX_CHECK_LEAKS:+SEMAPRAX_CHECK_LEAKS=1} "$envs" "$@") > "$o" 2> "$e"
 	else
-		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$cc" \
+		(cd "$tmp/box/root" && printf '%s' "$stdin" | env -i PATH="$PATH" NO_COLOR=1 CC="$lane_ccx" \
 			SEMAPRAX_NATIVE_CFLAGS="${SEMAPRAX_NATIVE_CFLAGS:-}" ASAN_OPTIONS="${ASAN_OPTIONS:-}" \
 			UBSAN_OPTIONS="${UBSAN_OPTIONS:-}" ${SEMAPRAX_CHECK_LEAKS:+SEMAPRAX_CHECK_LEAKS=1} "$@") > "$o" 2> "$e"
 	fi
@@ -135,7 +135,7 @@ for f in tests/cap/*.spx; do
 	# the executable's own start-up check, F121 the build's)
 	mkroot "$tmp/box"
 	cp "$f" "$tmp/box/$name.spx"
-	(cd "$tmp/box" && "$bin" build "$name.spx" -o exe > "$tmp/bo" 2> "$tmp/be")
+	(cd "$tmp/box" && CC="$lane_ccx" "$bin" build "$name.spx" -o exe > "$tmp/bo" 2> "$tmp/be")
 	bst=$?
 	case $(head -n 1 "$tmp/ie") in
 	"error[SPX-F121]"*)

@@ -3,6 +3,9 @@
 # tests/cap-test.sh, tests/project-test.sh and tests/wasm-test.sh:
 #
 #   $cc                   the C compiler, $CC or cc
+#   $lane_ccx             $cc through tests/cc-cache.sh when SPX_CC_CACHE names a
+#                         cache directory (.ci/run), else $cc: the `CC` the
+#                         suites give `run --native` and `build` (native-test, cap-test)
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
 #   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
 #   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test)
@@ -14,6 +17,14 @@
 #   disagree WHAT WHY     a failed check of a lane differential (tests/lib.sh's bad)
 
 cc=${CC:-cc}
+lane_root=$(pwd)
+lane_ccx=$cc
+# (an absolute cache path; a blank in it or in the checkout's path turns it off:
+# semaprax splits `CC` on blanks)
+case ${SPX_CC_CACHE:-}@$lane_root in
+*" "* | *"	"*) ;;
+/*@*) lane_ccx="sh $lane_root/tests/cc-cache.sh $SPX_CC_CACHE $cc" ;;
+esac
 
 disagree() { bad "$1: $2"; }
 
@@ -69,7 +80,6 @@ lane_steps() {
 # start alike in every lane.  With $lane_cc set, the run has CC=$lane_cc (the
 # native lane's compiler).  Uses $f, $bin, $tmp (tests/lib.sh) and $lane_root,
 # the working directory the suite started in.
-lane_root=$(pwd)
 lane_fixture() {
 	o=$1 e=$2
 	shift 2
@@ -111,11 +121,16 @@ lane_interp() {
 # lane_sanitize_env: the native lane's programs under AddressSanitizer and
 # UndefinedBehaviorSanitizer (any report aborts) with the runtime's own leak
 # check (SPX_CHECK_LEAKS: every owned value released when main returns).
+# No -g: it does not change the code gcc or clang generate (only adds debug
+# sections), so the checks are the same; it cost 28% of each compile.  UBSan's
+# reports carry their file:line without it, ASan's stacks name the functions.
 lane_sanitize_env() {
-	SEMAPRAX_NATIVE_CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
+	SEMAPRAX_NATIVE_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
 	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
+	# these compilations happen once per run: nothing for tests/cc-cache.sh to share
+	lane_ccx=$cc
 }
 
 # lane_compare IST NST IO IE NO NE: the interpreter's exit status and

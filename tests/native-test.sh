@@ -61,7 +61,7 @@ agreed=0 refused=0
 
 # lane OUT ERR [--native]: runs $f in one lane (lane_fixture), the C
 # compiled with -Werror
-lane_cc="$cc -Werror"
+lane_cc="$lane_ccx -Werror"
 lane() {
 	lane_fixture "$@"
 }
