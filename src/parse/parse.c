@@ -414,8 +414,15 @@ parse_effect_set(Parser *p)
 	EffectSet e;
 	memset(&e, 0, sizeof e);
 	Span start = parse_peek(p)->span;
-	if (!parse_expect(p, TOK_LBRACE, "`{` before effects"))
+	if (!parse_at(p, TOK_LBRACE)) {
+		int n0 = p->diags->items.len;
+		Token *t = parse_peek(p);
+		parse_expect(p, TOK_LBRACE, "`{` before effects");
+		if (p->diags->items.len > n0)
+			parse_effect_set_help(p, &p->diags->items.items[p->diags->items.len - 1], t);
 		return e;
+	}
+	parse_advance(p);
 	VEC(QName) names = {0};
 	if (!parse_at(p, TOK_RBRACE)) {
 		do {
@@ -666,7 +673,11 @@ parse_function(Parser *p, FnDecl *fn)
 	if (!p->panic) {
 		const Type *outer = p->result;
 		p->result = fn->result;
+		int n0 = p->diags->items.len;
+		Token *met = parse_peek(p);
 		fn->body = parse_block_ctx(p, BLK_FN, "`{` before function body");
+		if (met->kind != TOK_LBRACE && p->diags->items.len > n0)
+			parse_fn_body_help(p, &p->diags->items.items[n0], met, fn->nclauses > 0);
 		p->result = outer;
 	}
 }

@@ -168,3 +168,46 @@ parse_tuple_help(Diag *d, const Expr *e)
 		return false;
 	return true;
 }
+
+/*
+ * P106 "expected `{` before function body" (qa31): what a signature met
+ * instead of its body, from other languages or out of order.  d is that
+ * diagnostic (the help is replaced), t the token met; clauses tells whether
+ * the signature already had a `requires`/`ensures` clause.
+ */
+void
+parse_fn_body_help(Parser *p, Diag *d, const Token *t, bool clauses)
+{
+	if (!d)
+		return;
+	if (parse_tok_is_word(p, t, "uses"))
+		diag_set_help(d, "%s", clauses ? "`uses { … }` comes before the contract clauses: `fn f(…) -> T uses { … } requires … ensures … { … }`"
+						: "a function has one `uses { … }` set, right after its result type");
+	else if (parse_tok_is_word(p, t, "effects") || parse_tok_is_word(p, t, "effect") || parse_tok_is_word(p, t, "with") ||
+		 parse_tok_is_word(p, t, "performs"))
+		diag_set_help(d, "a function declares its effects with `uses { … }` after its result type, such as `fn main() -> i64 uses { process.stdout.write } { … }`, and the module permits each one on its `permit { … }` line");
+	else if (parse_tok_is_word(p, t, "throws") || parse_tok_is_word(p, t, "raises"))
+		diag_set_help(d, "there are no exceptions: return a `Result<T, E>` (or an `Option<T>`) and leave early with `?`");
+	else if (parse_tok_is_word(p, t, "where"))
+		diag_set_help(d, "there are no `where` clauses: type parameters take no bounds (`fn swap<T>(p: Pair<T>) -> Pair<T>`); contracts are `requires <condition>` and `ensures <condition>`");
+	else if (parse_tok_is_word(p, t, "pre") || parse_tok_is_word(p, t, "post") || parse_tok_is_word(p, t, "precondition") ||
+		 parse_tok_is_word(p, t, "postcondition") || parse_tok_is_word(p, t, "assert") || parse_tok_is_word(p, t, "invariant"))
+		diag_set_help(d, "a precondition is `requires <condition>` and a postcondition `ensures <condition>` (`result` names the returned value), one clause a line before the body's `{`");
+	else if (t->kind == TOK_SEMI && clauses) {
+		diag_set_help(d, "a contract clause ends where the next clause or the body's `{` begins; remove the `;`");
+		diag_add_fix(d, t->span.start, t->span.end, "");
+	} else if (t->kind == TOK_ASSIGN || t->kind == TOK_FATARROW)
+		diag_set_help(d, "a function's body is a block: `fn f(x: i64) -> i64 { x + 1 }`, whose last expression is the result");
+}
+
+/*
+ * P106 "expected `{` before effects" (qa31): `uses process.stdout.write`,
+ * `uses [a, b]` or `uses (a)`; the set is written in braces.
+ */
+void
+parse_effect_set_help(Parser *p, Diag *d, const Token *t)
+{
+	(void)p;
+	if (d && t->kind != TOK_EOF)
+		diag_set_help(d, "write the effects in braces, separated by commas: `uses { process.stdout.write }`");
+}
