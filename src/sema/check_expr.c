@@ -975,7 +975,7 @@ check_method(FnCtx *C, const Expr *e)
 	} else if (ti->kind == TY_NOMINAL) {
 		Sym *s = sema_sym(S, (SymId)ti->decl);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, s->name);
-		if (!sema_field_call_help(S, d, e, rt))
+		if (!sema_field_call_help(S, d, e, rt) && !sema_carrier_method_help(S, d, rt))
 			diag_set_help(d, "%s have no methods; call a function with the value as an argument, or declare a `class` when methods are needed",
 			    s->kind == SK_VARIANT ? "variants" : s->kind == SK_RESOURCE ? "resources" : "records");
 	} else {
