@@ -1118,6 +1118,10 @@ expected_expression(Parser *p)
 		diag_set_help(d, "there is no `++` or `--`; write `i = i + 1;` with `i` declared `let mut`");
 	else if (t->kind == TOK_GT && p->pos > 0 && p->toks[p->pos - 1].kind == TOK_LT && p->toks[p->pos - 1].span.end == t->span.start)
 		diag_set_help(d, "there is no `<>`; not-equal is `!=`");
+	else if ((t->kind == TOK_LT || t->kind == TOK_LE || t->kind == TOK_GT || t->kind == TOK_GE || t->kind == TOK_EQ || t->kind == TOK_NE) &&
+		 p->pos > 0 && (p->toks[p->pos - 1].kind == TOK_ANDAND || p->toks[p->pos - 1].kind == TOK_OROR))
+		/* `x > 5 && < 20` (qa31) */
+		diag_set_help(d, "each comparison names both of its operands: repeat the left one, as in `x > 5 && x < 20`");
 	else
 		diag_set_help(d, "an expression is a literal, a name, a call, a block, an `if`, a `match`, or an operator applied to expressions");
 	return error_expr(p, t->span);
