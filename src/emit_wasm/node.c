@@ -49,7 +49,7 @@ write_file(const char *dir, const char *name, const void *data, size_t len)
 static void
 remove_dir(const char *dir)
 {
-	const char *names[] = { "program.wasm", "host.mjs", "run.mjs" };
+	const char *names[] = { "program.wasm", "host.mjs", "run.mjs", "started" };
 	char p[4200];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);

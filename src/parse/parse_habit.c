@@ -120,6 +120,12 @@ parse_item_habit(Parser *p, Token *t)
 		diag_set_help(d, "type aliases are not admitted; write the type at each use");
 	} else if (parse_tok_is_word(p, t, "test")) {
 		diag_set_help(d, "a test is a function, `@id(\"…\") fn test_name() -> i64 { … }` (0 passes), in a project's tests module: `semaprax test <dir>` runs them");
+	} else if (parse_tok_is_word(p, t, "import") && parse_tok_is_word(p, parse_peek_at(p, 1), "fn")) {
+		diag_set_help(d, "an `import fn` declaration belongs inside an `interface … permits { … } { … }`; a project's module takes another's function with `use function @id(\"…\") from module.name as name;`");
+	} else if (parse_tok_is_word(p, t, "import") || parse_tok_is_word(p, t, "include") || parse_tok_is_word(p, t, "require") ||
+	    parse_tok_is_word(p, t, "using") || parse_tok_is_word(p, t, "from") || parse_tok_is_word(p, t, "package")) {
+		/* `import std.io;` (qa31) */
+		diag_set_help(d, "there are no imports of libraries: the compiler-owned functions (`string_concat`, `vec_push<T>`, `stdout_write`, …) need none; a project's module takes another's declaration with `use function @id(\"…\") from module.name as name;` right after its `module` line");
 	} else if (parse_tok_is_word(p, t, "impl")) {
 		diag_set_help(d, "methods are declared inside a `class Name { … }`, each taking `self` explicitly");
 	} else if (parse_tok_is_word(p, t, "invariant")) {
