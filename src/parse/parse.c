@@ -576,6 +576,24 @@ parse_param(Parser *p)
 		}
 		return pr;
 	}
+	if (!p->panic && !parse_at(p, TOK_COLON)) {
+		/* `fn f(x)`, `fn f(x i64)`, `fn f(int x)` (qa31) */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after parameter name");
+		Token *next = parse_peek(p);
+		if (d && next->kind == TOK_IDENT) {
+			/* `int x` names the type first when the first word is a type's */
+			static const char *const types[] = { "int", "long", "float", "double", "i64", "i32", "u8", "usize", "f64", "f32",
+				"bool", "char", "string", "str", "String", "unsigned", "uint64_t", "int64_t" };
+			bool c_style = false;
+			for (size_t i = 0; i < countof(types); i++)
+				c_style |= parse_tok_is_word(p, name_tok, types[i]);
+			const Token *n = c_style ? next : name_tok, *ty = c_style ? name_tok : next;
+			diag_set_help(d, "a parameter is its name, `:`, then its type: `%.*s: %.*s`", (int)(n->span.end - n->span.start), p->src + n->span.start,
+			    (int)(ty->span.end - ty->span.start), p->src + ty->span.start);
+		} else if (d)
+			diag_set_help(d, "every parameter declares its type after `:`, such as `%s: i64`; types are not inferred", pr.name.s ? pr.name.s : "x");
+		return pr;
+	}
 	parse_expect(p, TOK_COLON, "`:` after parameter name");
 	/* A mode word is a mode only when a type follows it. */
 	if (parse_peek_at(p, 1)->kind == TOK_IDENT || parse_peek_at(p, 1)->kind == TOK_LBRACKET) {
