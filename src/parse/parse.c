@@ -565,9 +565,11 @@ parse_param(Parser *p)
 		if (p->class_name && p->class_tparams == 0) {
 			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s`, or `self: borrow %s` to read the instance without consuming it",
 			    p->class_name->s, p->class_name->s);
-			char fix[160];
-			snprintf(fix, sizeof fix, ": %.140s", p->class_name->s);
-			diag_add_fix(d, name_tok->span.end, name_tok->span.end, fix);
+			/* the class's name whole: a cut one was a wrong fix (qa31) */
+			Buf fix = {0};
+			buf_printf(&fix, ": %s", p->class_name->s);
+			diag_add_fix(d, name_tok->span.end, name_tok->span.end, fix.data);
+			buf_free(&fix);
 		} else if (p->class_name) {
 			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s<…>` with the class's type parameters, or `self: borrow %s<…>`",
 			    p->class_name->s, p->class_name->s);
