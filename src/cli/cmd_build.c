@@ -51,15 +51,15 @@
 
 #define BUILD_GRAMMAR "build requires exactly <file> [--target native|c|wasm|web] [--export <stable-id>]... [--files <dir>] [-o|--output <path>] [--json], or a project: <dir>|semaprax.toml|--manifest-path <p> [--target native|c|wasm|web] [--export <stable-id>]... [--files <dir>]"
 
+/* Formatted whole (diag_vreport): a compiler's message is bounded by what
+ * cc.c reads of its log, never cut here mid-character (qa31). */
 void
 cli_build_report(DiagSink *s, DiagCode code, const char *fmt, ...)
 {
-	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	diag_vreport(s, code, NULL, fmt, ap);
 	va_end(ap);
-	diag_report(s, code, NULL, "%s", msg);
 }
 
 /* Compiles the generated C in *c (freed) into dir with the system compiler;

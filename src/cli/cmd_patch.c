@@ -300,8 +300,10 @@ cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, Diag
 			continue;
 		while (next < C->S->syms.len && (sema_sym(C->S, next)->prelude || sema_strmap_get(&L->S->ids, sema_sym(C->S, next)->id) >= 0))
 			next++;
-		if (next < C->S->syms.len)
-			snprintf(ch->added_id, sizeof ch->added_id, "%s", sema_sym(C->S, next++)->id);
+		if (next < C->S->syms.len) {
+			free(ch->added_id);
+			ch->added_id = spx_xstrdup(sema_sym(C->S, next++)->id);
+		}
 	}
 	if (!sp->no_new_effects)
 		return true;

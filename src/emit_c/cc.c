@@ -167,7 +167,17 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		buf_printf(msg, "cannot start the C compiler `%s`: %s", argv[0], strerror(exec_errno));
 		r = NATIVE_NO_CC;
 	} else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		buf_append_file(msg, log, 1u << 20);
+		/* at most 1 MiB of the log, cut between characters and said so */
+		size_t cap = (size_t)1 << 20;
+		buf_append_file(msg, log, cap + 1);   /* a byte past cap: was it cut? */
+		if (msg->len > cap) {
+			size_t n = cap;
+			while (n && ((unsigned char)msg->data[n] & 0xC0) == 0x80)
+				n--;
+			msg->len = n;
+			msg->data[n] = '\0';
+			buf_printf(msg, "\n(the rest of the C compiler's message, past 1 MiB, is left out)");
+		}
 		while (msg->len && (msg->data[msg->len - 1] == '\n'))
 			msg->data[--msg->len] = '\0';
 		if (!msg->len)

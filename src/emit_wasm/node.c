@@ -49,7 +49,7 @@ write_file(const char *dir, const char *name, const void *data, size_t len)
 static void
 remove_dir(const char *dir)
 {
-	const char *names[] = { "program.wasm", "host.mjs", "run.mjs" };
+	const char *names[] = { "program.wasm", "host.mjs", "run.mjs", "started" };
 	char p[4200];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -154,8 +154,20 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		while ((got = read(pfd[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
 			;
 		*wstatus = child_wait(pid);
+		char startedp[4200];
+		snprintf(startedp, sizeof startedp, "%s/started", dir);
 		if (got == (ssize_t)sizeof exec_errno) {
 			buf_printf(msg, "cannot start `%s`: %s", node, strerror(exec_errno));
+			r = WASM_RUN_NO_NODE;
+		} else if (access(startedp, F_OK) != 0) {
+			/* run.mjs creates `started` first: whatever ran did not run it */
+			int w = *wstatus;
+			buf_printf(msg, "`%s` ", node);
+			if (WIFSIGNALED(w))
+				buf_printf(msg, "ended by signal %d", WTERMSIG(w));
+			else
+				buf_printf(msg, "exited with status %d", WIFEXITED(w) ? WEXITSTATUS(w) : -1);
+			buf_printf(msg, " without running the Wasm host (run.mjs); it must be Node.js");
 			r = WASM_RUN_NO_NODE;
 		}
 	}

@@ -87,12 +87,9 @@ add_fields(Builder *b, const FieldSym *fs, int n, GraphKind kind, int owner, Sym
 static char *
 source_clause(GraphModel *g, const Clause *c)
 {
-	const char *s = g->S->src + c->cond->span.start;
-	size_t n = c->cond->span.end - c->cond->span.start;
-	while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
-		s++, n--;
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-		n--;
+	const char *s;
+	size_t n;
+	hir_clause_bounds(g->S->src, c, &s, &n);
 	return arena_strndup(ar(g), s, n);
 }
 

@@ -410,6 +410,7 @@ bool hir_run_op(BuiltinId bi);
 /* The source text of clause i of f's `requires` (or `ensures`) list, trimmed;
  * its expression id when that spans lines or exceeds 4,096 bytes.  Heap. */
 char *hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures);
+void hir_clause_bounds(const char *src, const Clause *c, const char **s, size_t *n);   /* a clause condition's text, its parentheses whole (qa31) */
 /* The head the compiled lanes print when clause i of f's `requires` (or
  * `ensures`) list fails (TOOLCHAIN.md §1.3's line, then `  contract: <phase>
  * <clause> in <id>` with control bytes of the id as \xNN, then

@@ -44,6 +44,71 @@ hir_run_op(BuiltinId bi)
 	}
 }
 
+/* The balance of `(` over `)` in s[0..n), string and char literals
+ * skipped; *low the lowest running balance (≤ 0). */
+static long
+paren_balance(const char *s, size_t n, long *low)
+{
+	long depth = 0;
+	*low = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (s[k] == '"' || s[k] == '\'') {
+			char q = s[k];
+			for (k++; k < n && s[k] != q; k++)
+				if (s[k] == '\\')
+					k++;
+		} else if (s[k] == '(') {
+			depth++;
+		} else if (s[k] == ')' && --depth < *low) {
+			*low = depth;
+		}
+	}
+	return depth;
+}
+
+/*
+ * A clause's condition text, trimmed, with the parentheses its span leaves
+ * out (a parenthesised operand's span is its inner expression's, so
+ * `a || (b)` read `a || (b` and `(a) || b` read `a) || b`; qa31): taken
+ * back from the clause's own text, never past it.
+ */
+void
+hir_clause_bounds(const char *src, const Clause *c, const char **out, size_t *out_n)
+{
+	const char *s = src + c->cond->span.start;
+	size_t n = c->cond->span.end - c->cond->span.start;
+	const char *lo = src + c->span.start, *hi = src + c->span.end;
+	long low;
+	long depth = paren_balance(s, n, &low);
+	long opens = -low;   /* `)`s with no `(` in the text: the `(`s before it */
+	depth += opens;
+	while (depth > 0) {   /* an unclosed `(`: the `)` after the text */
+		const char *e = s + n;
+		while (e < hi && (*e == ' ' || *e == '\t' || *e == '\r' || *e == '\n'))
+			e++;
+		if (e >= hi || *e != ')')
+			break;
+		n = (size_t)(e + 1 - s);
+		depth--;
+	}
+	while (opens > 0) {   /* an unopened `)`: the `(` before the text */
+		const char *b = s;
+		while (b > lo && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\r' || b[-1] == '\n'))
+			b--;
+		if (b <= lo || b[-1] != '(')
+			break;
+		n += (size_t)(s - (b - 1));
+		s = b - 1;
+		opens--;
+	}
+	while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
+		n--;
+	*out = s;
+	*out_n = n;
+}
+
 char *
 hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
 {
@@ -58,12 +123,9 @@ hir_clause_text(const Sema *S, const HirFunc *f, int i, bool ensures)
 	}
 	Buf b = {0};
 	if (c) {
-		const char *s = S->src + c->cond->span.start;
-		size_t n = c->cond->span.end - c->cond->span.start;
-		while (n && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
-			s++, n--;
-		while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-			n--;
+		const char *s;
+		size_t n;
+		hir_clause_bounds(S->src, c, &s, &n);
 		if (n <= CLAUSE_TEXT_MAX && !memchr(s, '\n', n)) {
 			buf_put(&b, s, n);
 			return buf_take(&b);

@@ -415,13 +415,11 @@ parse_effect_set(Parser *p)
 	memset(&e, 0, sizeof e);
 	Span start = parse_peek(p)->span;
 	if (!parse_at(p, TOK_LBRACE)) {
-		/* `uses stdout.write`: show the braced spelling with the keyword
-		 * just read (`uses`, `permit` or `effects`) */
-		const Token *kw = p->pos > 0 ? &p->toks[p->pos - 1] : parse_peek(p);
-		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `{` before effects");
-		diag_set_help(d, "effects are a braced, comma-separated list: `%.*s { process.stdout.write, fs.read }`",
-		    (int)(kw->span.end - kw->span.start), p->src + kw->span.start);
-		parse_decorate_expected(p, d);
+		int n0 = p->diags->items.len;
+		Token *t = parse_peek(p);
+		parse_expect(p, TOK_LBRACE, "`{` before effects");
+		if (p->diags->items.len > n0)
+			parse_effect_set_help(p, &p->diags->items.items[p->diags->items.len - 1], t);
 		return e;
 	}
 	parse_advance(p);
@@ -567,15 +565,35 @@ parse_param(Parser *p)
 		if (p->class_name && p->class_tparams == 0) {
 			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s`, or `self: borrow %s` to read the instance without consuming it",
 			    p->class_name->s, p->class_name->s);
-			char fix[160];
-			snprintf(fix, sizeof fix, ": %.140s", p->class_name->s);
-			diag_add_fix(d, name_tok->span.end, name_tok->span.end, fix);
+			/* the class's name whole: a cut one was a wrong fix (qa31) */
+			Buf fix = {0};
+			buf_printf(&fix, ": %s", p->class_name->s);
+			diag_add_fix(d, name_tok->span.end, name_tok->span.end, fix.data);
+			buf_free(&fix);
 		} else if (p->class_name) {
 			diag_set_help(d, "`self` is an ordinary parameter with a written type: `self: %s<…>` with the class's type parameters, or `self: borrow %s<…>`",
 			    p->class_name->s, p->class_name->s);
 		} else {
 			diag_set_help(d, "`self` is an ordinary parameter with a written type, and only a class's methods take one: declare the method inside `class Name { … }` with `self: Name`");
 		}
+		return pr;
+	}
+	if (!p->panic && !parse_at(p, TOK_COLON)) {
+		/* `fn f(x)`, `fn f(x i64)`, `fn f(int x)` (qa31) */
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `:` after parameter name");
+		Token *next = parse_peek(p);
+		if (d && next->kind == TOK_IDENT) {
+			/* `int x` names the type first when the first word is a type's */
+			static const char *const types[] = { "int", "long", "float", "double", "i64", "i32", "u8", "usize", "f64", "f32",
+				"bool", "char", "string", "str", "String", "unsigned", "uint64_t", "int64_t" };
+			bool c_style = false;
+			for (size_t i = 0; i < countof(types); i++)
+				c_style |= parse_tok_is_word(p, name_tok, types[i]);
+			const Token *n = c_style ? next : name_tok, *ty = c_style ? name_tok : next;
+			diag_set_help(d, "a parameter is its name, `:`, then its type: `%.*s: %.*s`", (int)(n->span.end - n->span.start), p->src + n->span.start,
+			    (int)(ty->span.end - ty->span.start), p->src + ty->span.start);
+		} else if (d)
+			diag_set_help(d, "every parameter declares its type after `:`, such as `%s: i64`; types are not inferred", pr.name.s ? pr.name.s : "x");
 		return pr;
 	}
 	parse_expect(p, TOK_COLON, "`:` after parameter name");
@@ -675,7 +693,11 @@ parse_function(Parser *p, FnDecl *fn)
 	if (!p->panic) {
 		const Type *outer = p->result;
 		p->result = fn->result;
+		int n0 = p->diags->items.len;
+		Token *met = parse_peek(p);
 		fn->body = parse_block_ctx(p, BLK_FN, "`{` before function body");
+		if (met->kind != TOK_LBRACE && p->diags->items.len > n0)
+			parse_fn_body_help(p, &p->diags->items.items[n0], met, fn->nclauses > 0);
 		p->result = outer;
 	}
 }

@@ -800,6 +800,25 @@ payload_braces_ahead(Parser *p)
 	    after->kind == TOK_QUESTION || parse_tok_is_word(p, after, "requires") || parse_tok_is_word(p, after, "ensures");
 }
 
+/* The help for `T::f(…)` when T is a compiler-owned type (qa31): its
+ * values come from functions, not from a constructor; NULL otherwise. */
+static const char *
+compiler_type_ctor(const char *type)
+{
+	static const char *const helps[][2] = {
+		{ "Vec", "a `Vec` comes from `vec_with_capacity<T>(capacity)`, such as `vec_with_capacity<i64>(8usize)`, and grows with `vec_push<T>(v, x)` up to that capacity" },
+		{ "Map", "a `Map` comes from `map_new<K, V>(capacity)`, such as `map_new<string, i64>(16usize)`" },
+		{ "Set", "a `Set` comes from `set_new<K>(capacity)`, such as `set_new<i64>(16usize)`" },
+		{ "Box", "a `Box` comes from `box_new<T>(value)`, such as `box_new<i64>(5)`" },
+		{ "String", "owned text is `string`, and a string literal already is one: `let s = \"text\";`; `string_from_str(view)` copies a `str`" },
+		{ "string", "a string literal already is a `string`: `let s = \"text\";`; `string_from_str(view)` copies a `str`" },
+	};
+	for (size_t i = 0; type && i < countof(helps); i++)
+		if (strcmp(type, helps[i][0]) == 0)
+			return helps[i][1];
+	return NULL;
+}
+
 /* IDENT [ type_args ] "::" IDENT [ "{" inits "}" ]  (at `::` or `<`) */
 static Expr *
 parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
@@ -821,7 +840,10 @@ parse_variant_lit(Parser *p, Token *tname, Type **targs, int ntargs)
 		bool ctor = false;
 		for (size_t i = 0; i < countof(ctors); i++)
 			ctor |= parse_tok_is_word(p, ct, ctors[i]);
-		if (ctor)   /* `Point::new(1, 2)` (qa30): a record or class, most likely */
+		const char *owned = compiler_type_ctor(e->u.variant.type.s);
+		if (owned)   /* `Vec::new()`, `String::from(…)` (qa31): a compiler-owned type */
+			diag_set_help(d, "%s", owned);
+		else if (ctor)   /* `Point::new(1, 2)` (qa30): a record or class, most likely */
 			diag_set_help(d, "there are no constructor functions; build a record or class with braces, naming every field: `%s { field: value, … }` (a variant's case: `%s::Case { field: value }`)",
 			    e->u.variant.type.s, e->u.variant.type.s);
 		else
@@ -1096,6 +1118,10 @@ expected_expression(Parser *p)
 		diag_set_help(d, "there is no `++` or `--`; write `i = i + 1;` with `i` declared `let mut`");
 	else if (t->kind == TOK_GT && p->pos > 0 && p->toks[p->pos - 1].kind == TOK_LT && p->toks[p->pos - 1].span.end == t->span.start)
 		diag_set_help(d, "there is no `<>`; not-equal is `!=`");
+	else if ((t->kind == TOK_LT || t->kind == TOK_LE || t->kind == TOK_GT || t->kind == TOK_GE || t->kind == TOK_EQ || t->kind == TOK_NE) &&
+		 p->pos > 0 && (p->toks[p->pos - 1].kind == TOK_ANDAND || p->toks[p->pos - 1].kind == TOK_OROR))
+		/* `x > 5 && < 20` (qa31) */
+		diag_set_help(d, "each comparison names both of its operands: repeat the left one, as in `x > 5 && x < 20`");
 	else
 		diag_set_help(d, "an expression is a literal, a name, a call, a block, an `if`, a `match`, or an operator applied to expressions");
 	return error_expr(p, t->span);

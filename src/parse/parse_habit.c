@@ -120,6 +120,12 @@ parse_item_habit(Parser *p, Token *t)
 		diag_set_help(d, "type aliases are not admitted; write the type at each use");
 	} else if (parse_tok_is_word(p, t, "test")) {
 		diag_set_help(d, "a test is a function, `@id(\"…\") fn test_name() -> i64 { … }` (0 passes), in a project's tests module: `semaprax test <dir>` runs them");
+	} else if (parse_tok_is_word(p, t, "import") && parse_tok_is_word(p, parse_peek_at(p, 1), "fn")) {
+		diag_set_help(d, "an `import fn` declaration belongs inside an `interface … permits { … } { … }`; a project's module takes another's function with `use function @id(\"…\") from module.name as name;`");
+	} else if (parse_tok_is_word(p, t, "import") || parse_tok_is_word(p, t, "include") || parse_tok_is_word(p, t, "require") ||
+	    parse_tok_is_word(p, t, "using") || parse_tok_is_word(p, t, "from") || parse_tok_is_word(p, t, "package")) {
+		/* `import std.io;` (qa31) */
+		diag_set_help(d, "there are no imports of libraries: the compiler-owned functions (`string_concat`, `vec_push<T>`, `stdout_write`, …) need none; a project's module takes another's declaration with `use function @id(\"…\") from module.name as name;` right after its `module` line");
 	} else if (parse_tok_is_word(p, t, "impl")) {
 		diag_set_help(d, "methods are declared inside a `class Name { … }`, each taking `self` explicitly");
 	} else if (parse_tok_is_word(p, t, "invariant")) {
@@ -167,4 +173,49 @@ parse_tuple_help(Diag *d, const Expr *e)
 	else
 		return false;
 	return true;
+}
+
+/*
+ * P106 "expected `{` before function body" (qa31): what a signature met
+ * instead of its body, from other languages or out of order.  d is that
+ * diagnostic (the help is replaced), t the token met; clauses tells whether
+ * the signature already had a `requires`/`ensures` clause.
+ */
+void
+parse_fn_body_help(Parser *p, Diag *d, const Token *t, bool clauses)
+{
+	if (!d)
+		return;
+	if (parse_tok_is_word(p, t, "uses"))
+		diag_set_help(d, "%s", clauses ? "`uses { … }` comes before the contract clauses: `fn f(…) -> T uses { … } requires … ensures … { … }`"
+						: "a function has one `uses { … }` set, right after its result type");
+	else if (parse_tok_is_word(p, t, "effects") || parse_tok_is_word(p, t, "effect") || parse_tok_is_word(p, t, "with") ||
+		 parse_tok_is_word(p, t, "performs"))
+		diag_set_help(d, "a function declares its effects with `uses { … }` after its result type, such as `fn main() -> i64 uses { process.stdout.write } { … }`, and the module permits each one on its `permit { … }` line");
+	else if (parse_tok_is_word(p, t, "throws") || parse_tok_is_word(p, t, "raises"))
+		diag_set_help(d, "there are no exceptions: return a `Result<T, E>` (or an `Option<T>`) and leave early with `?`");
+	else if (parse_tok_is_word(p, t, "where"))
+		diag_set_help(d, "there are no `where` clauses: type parameters take no bounds (`fn swap<T>(p: Pair<T>) -> Pair<T>`); contracts are `requires <condition>` and `ensures <condition>`");
+	else if (parse_tok_is_word(p, t, "pre") || parse_tok_is_word(p, t, "post") || parse_tok_is_word(p, t, "precondition") ||
+		 parse_tok_is_word(p, t, "postcondition") || parse_tok_is_word(p, t, "assert") || parse_tok_is_word(p, t, "invariant"))
+		diag_set_help(d, "a precondition is `requires <condition>` and a postcondition `ensures <condition>` (`result` names the returned value), one clause a line before the body's `{`");
+	else if (t->kind == TOK_SEMI && clauses) {
+		diag_set_help(d, "a contract clause ends where the next clause or the body's `{` begins; remove the `;`");
+		diag_add_fix(d, t->span.start, t->span.end, "");
+	} else if (t->kind == TOK_ASSIGN || t->kind == TOK_FATARROW)
+		diag_set_help(d, "a function's body is a block: `fn f(x: i64) -> i64 { x + 1 }`, whose last expression is the result");
+}
+
+/*
+ * P106 "expected `{` before effects" (qa31): `uses process.stdout.write`,
+ * `uses [a, b]` or `uses (a)`; the set is written in braces, after the
+ * keyword just read (`uses`, `permit` or `effects`).
+ */
+void
+parse_effect_set_help(Parser *p, Diag *d, const Token *t)
+{
+	const Token *kw = p->pos > 0 ? &p->toks[p->pos - 1] : t;
+	if (d && t->kind != TOK_EOF)
+		diag_set_help(d, "write the effects in braces, separated by commas: `%.*s { process.stdout.write }`",
+		    (int)(kw->span.end - kw->span.start), p->src + kw->span.start);
 }

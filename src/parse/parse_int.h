@@ -175,6 +175,8 @@ IdAttr parse_attr(Parser *p, bool in_stmt);
 void parse_decorate_expected(Parser *p, Diag *d);
 bool parse_block_comment_help(Parser *p, Diag *d, const Token *t);  /* a block comment met: help (+ fix) (parse_habit.c) */
 void parse_macro_help(Parser *p, Diag *d, const Token *name);      /* `name!` met: there are no macros (parse_habit.c) */
+void parse_fn_body_help(Parser *p, Diag *d, const Token *t, bool clauses);   /* a signature met no `{` (parse_habit.c) */
+void parse_effect_set_help(Parser *p, Diag *d, const Token *t);           /* `uses` met no `{` (parse_habit.c) */
 bool parse_tuple_help(Diag *d, const Expr *e);                     /* `let (a, b)`, `for (i, x)`: no tuples (parse_habit.c) */
 void parse_item_habit(Parser *p, Token *t);   /* P104 at an item: habit help (parse_habit.c) */
 bool parse_member_comma(Parser *p, const char *noun);

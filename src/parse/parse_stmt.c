@@ -775,6 +775,45 @@ tail_fits(const Parser *p, const Expr *e, BlockCtx ctx, bool tail, Stmt *const *
 }
 
 /*
+ * An expression statement that changes a collection (qa31): the
+ * compiler-owned functions take the owner and return it changed, so the
+ * statement is an assignment; methods (`v.push(x)`) do not exist.  Sets d's
+ * help; false for any other expression.
+ */
+static bool
+owner_call_help(const Parser *p, Diag *d, const Expr *e)
+{
+	static const char *const owners[] = {
+		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort", "map_set", "map_add",
+		"map_remove", "set_insert", "set_remove", "bytes_set",
+	};
+	static const char *const methods[] = { "push", "push_back", "append", "insert", "add", "remove", "set", "clear", "sort" };
+	if (!d)
+		return false;
+	if (e->kind == EXPR_CALL && e->u.call.nargs >= 1 && e->u.call.args[0]->kind == EXPR_NAME) {
+		for (size_t i = 0; i < countof(owners); i++)
+			if (strcmp(e->u.call.callee.s, owners[i]) == 0) {
+				const char *v = e->u.call.args[0]->u.name.s;
+				int n = (int)(e->span.end - e->span.start);
+				bool quote = n <= 80 && !memchr(p->src + e->span.start, '\n', (size_t)n);
+				diag_set_help(d, "`%s` takes `%s` and returns it changed; assign the result back: `%s = %.*s%s;` (with `%s` declared `let mut`)",
+				    owners[i], v, v, quote ? n : (int)strlen(owners[i]), quote ? p->src + e->span.start : owners[i],
+				    quote ? "" : "<…>(…)", v);
+				return true;
+			}
+		return false;
+	}
+	if (e->kind != EXPR_METHOD)
+		return false;
+	for (size_t i = 0; i < countof(methods); i++)
+		if (e->u.method.name.s && strcmp(e->u.method.name.s, methods[i]) == 0) {
+			diag_set_help(d, "collections have no methods; a compiler-owned function takes the collection and returns it changed, assigned back: `v = vec_push<i64>(v, x);` (also `vec_set`, `map_set`, `map_remove`, `set_insert`, …; `semaprax help library` lists them)");
+			return true;
+		}
+	return false;
+}
+
+/*
  * An expression followed by `;` (the `;` already consumed): the
  * expression-statement habit, also when the block ends right after it
  * (`{ 42; }`, as the reference).  A bare name is reported at the name; another
@@ -810,6 +849,9 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		/* the scrutinee's mode is written (`match own s`), so `let _ =`
 		 * moves nothing the statement did not */
 		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+	} else if (owner_call_help(p, d, e)) {
+		/* `vec_push<T>(v, x);`, `v.push(x);` (qa31): discarding the result
+		 * would lose the owner the call took */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
 		/* the caret stands on what follows; say which statement it is */

@@ -189,7 +189,7 @@ put_v4_change(Buf *b, const PatchChange *c)
 		json_cstr(b, c->expression);
 		buf_printf(b, ",\"region\":\"%s\"", c->detail ? c->detail : "body");
 	}
-	const char *fn = strcmp(c->v4kind, "function_added") == 0 ? (c->added_id[0] ? c->added_id : NULL) : c->function;
+	const char *fn = strcmp(c->v4kind, "function_added") == 0 ? (c->added_id && c->added_id[0] ? c->added_id : NULL) : c->function;
 	buf_puts(b, ",\"function\":");
 	if (fn)
 		json_cstr(b, fn);

@@ -99,7 +99,7 @@ typedef struct PatchChange {
 	const char *template_id;
 	const char *before_args[8], *after_args[8];
 	int nargs;
-	char before_instance[160], after_instance[160];
+	char *before_instance, *after_instance;   /* owned, whole (qa31: a 160-byte copy cut long ones) */
 	int ops[8];               /* every contributing operation, ascending */
 	int nops;
 	/* v4 (target NULL): kind `function_body`, `expression`, `contract_clause`,
@@ -112,7 +112,7 @@ typedef struct PatchChange {
 	const char *detail;
 	int index;                /* clause or parameter index, or -1 */
 	char *before_text, *after_text;   /* owned */
-	char added_id[256];       /* add-function: the new function's stable id */
+	char *added_id;           /* owned: add-function's new function's stable id, or NULL */
 } PatchChange;
 
 typedef struct PatchPlan {
@@ -132,7 +132,7 @@ bool patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, c
     const char *revision, DiagSink *d, PatchPlan *out);
 /* `semaprax.function-instance.v1:<len>:<template>:<n>:<len>:<arg>…` (the
  * reference's instance identity) into out. */
-void patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs);
+char *patch_instance_id(const char *template_id, const char *const *args, int nargs);   /* a new block: free it */
 void patch_plan_free(PatchPlan *pl);
 /* qsort order of PatchEdit: by start, then end, then op. */
 int patch_edit_cmp(const void *a, const void *b);

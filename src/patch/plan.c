@@ -819,12 +819,14 @@ plan_assign_id(Planner *P, const char *revision)
 
 /* ---- replace-call-type-argument ---- */
 
-void
-patch_instance_id(char *out, size_t size, const char *template_id, const char *const *args, int nargs)
+char *
+patch_instance_id(const char *template_id, const char *const *args, int nargs)
 {
-	int n = snprintf(out, size, "semaprax.function-instance.v1:%zu:%s:%d:", strlen(template_id), template_id, nargs);
-	for (int i = 0; i < nargs && n > 0 && (size_t)n < size; i++)
-		n += snprintf(out + n, size - (size_t)n, "%zu:%s", strlen(args[i]), args[i]);
+	Buf b = {0};
+	buf_printf(&b, "semaprax.function-instance.v1:%zu:%s:%d:", strlen(template_id), template_id, nargs);
+	for (int i = 0; i < nargs; i++)
+		buf_printf(&b, "%zu:%s", strlen(args[i]), args[i]);
+	return b.data;
 }
 
 /* `declaration:<len>:<id>:expression:<index>` → id (in buf) and index. */
@@ -929,9 +931,10 @@ plan_targ(Planner *P)
 	const char *args[8];
 	for (int i = 0; i < nargs; i++)
 		args[i] = targ_text(S, e->u.call.targs[i]);
-	char inst[160];
-	patch_instance_id(inst, sizeof inst, tmpl->id, args, nargs);
-	if (strcmp(inst, o->w[2].s) != 0)
+	char *inst = patch_instance_id(tmpl->id, args, nargs);
+	bool same = strcmp(inst, o->w[2].s) == 0;
+	free(inst);
+	if (!same)
 		return targ_error(P, "old-instance is not the call's instance");
 	uint32_t ix = (uint32_t)strtoul(o->w[3].s, NULL, 10);
 	if (ix >= (uint32_t)nargs || strcmp(args[ix], o->w[4].s) != 0)
@@ -974,12 +977,13 @@ plan_targ(Planner *P)
 		z.nargs = nargs;
 		for (int i = 0; i < nargs; i++)
 			z.before_args[i] = z.after_args[i] = args[i];
-		snprintf(z.before_instance, sizeof z.before_instance, "%s", inst);
+		z.before_instance = patch_instance_id(z.template_id, z.before_args, nargs);
 		VEC_PUSH(P->out->changes, z);
 		ch = &P->out->changes.items[P->out->changes.len - 1];
 	}
 	ch->after_args[ix] = o->to.s;
-	patch_instance_id(ch->after_instance, sizeof ch->after_instance, ch->template_id, ch->after_args, ch->nargs);
+	free(ch->after_instance);
+	ch->after_instance = patch_instance_id(ch->template_id, ch->after_args, ch->nargs);
 	if (ch->nops < 8)
 		ch->ops[ch->nops++] = P->op;
 	return true;
@@ -1094,6 +1098,9 @@ patch_plan_free(PatchPlan *pl)
 	for (int i = 0; i < pl->changes.len; i++) {
 		free(pl->changes.items[i].before_text);
 		free(pl->changes.items[i].after_text);
+		free(pl->changes.items[i].before_instance);
+		free(pl->changes.items[i].after_instance);
+		free(pl->changes.items[i].added_id);
 	}
 	VEC_FREE(pl->changes);
 }

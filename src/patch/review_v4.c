@@ -150,7 +150,7 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		f->has_fact = true;
 		const char *fid = c->function;
 		if (strcmp(c->v4kind, "function_added") == 0)
-			fid = c->added_id[0] ? c->added_id : NULL;
+			fid = c->added_id && c->added_id[0] ? c->added_id : NULL;
 		Effects eb, ea;
 		bool added = strcmp(c->v4kind, "function_added") == 0, deleted = strcmp(c->v4kind, "function_deleted") == 0;
 		effects_of(before, hb, added ? NULL : fid, &eb);

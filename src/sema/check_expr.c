@@ -995,7 +995,7 @@ check_method(FnCtx *C, const Expr *e)
 	} else if (ti->kind == TY_NOMINAL) {
 		Sym *s = sema_sym(S, (SymId)ti->decl);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, s->name);
-		if (!sema_field_call_help(S, d, e, rt))
+		if (!sema_field_call_help(S, d, e, rt) && !sema_carrier_method_help(S, d, rt))
 			diag_set_help(d, "%s have no methods; call a function with the value as an argument, or declare a `class` when methods are needed",
 			    s->kind == SK_VARIANT ? "variants" : s->kind == SK_RESOURCE ? "resources" : "records");
 	} else {
@@ -1007,7 +1007,11 @@ check_method(FnCtx *C, const Expr *e)
 		else if (sema_method_help(S, d, e, rt))
 			;
 		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
-			diag_set_help(d, "scalars have no methods; write `string_from_%s(x)`", rt == T_USIZE ? "usize" : "i64");
+			diag_set_help(d, rt == T_F32 ? "scalars have no methods%s" : "scalars have no methods; write %s", rt == T_USIZE ? "`string_from_usize(x)`" : rt == T_I32 ? "`string_from_i64(i64_from_i32(x))`"
+			    : rt == T_U8 ? "`string_from_i64(i64_from_u8(x))`" : rt == T_CHAR ? "`string_from_char(x)`"
+			    : rt == T_BOOL ? "`if x { \"true\" } else { \"false\" }`" : rt == T_I64 ? "`string_from_i64(x)`"
+			    : rt == T_F64 ? "`string_from_i64(i64_from_f64(x))` for its integer part (no builtin renders an `f64`)"
+			    : ", and no builtin renders or converts an `f32`: compute in `f64` to print a value");   /* qa31: each width's own */
 		else {
 			bool known = sema_builtin_find(mname) != NULL;
 			for (SymId id = 0; !known && id < S->syms.len; id++)

@@ -470,6 +470,26 @@ sema_carrier_value_help(Sema *S, Diag *d, TypeId got, TypeId want)
 }
 
 /*
+ * T203's help for a method called on an `Option` or a `Result`
+ * (`x.unwrap()`, `x.is_some()`, `r.map(f)`; qa31): there are none; the
+ * payload is taken out with `match` or `?`.  False for other types.
+ */
+bool
+sema_carrier_method_help(Sema *S, Diag *d, TypeId rt)
+{
+	const TypeInfo *ti = sema_type_info(&S->types, rt);
+	if (ti->kind != TY_NOMINAL)
+		return false;
+	if ((SymId)ti->decl == S->sym_option)
+		diag_set_help(d, "an `Option` has no methods: take the payload out with `match x { Option::Some { value } => value, Option::None {} => fallback, }`, or with `x?` inside a function returning an `Option`");
+	else if ((SymId)ti->decl == S->sym_result)
+		diag_set_help(d, "a `Result` has no methods: take the payload out with `match x { Result::Ok { value } => value, Result::Err { error } => fallback, }`, or with `x?` inside a function returning a `Result` with that error type");
+	else
+		return false;
+	return true;
+}
+
+/*
  * T207's help for `x == Type::Case { field: v }` (a payload case): the
  * `match` that binds the payload and compares it, with the operand and the
  * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).

@@ -151,10 +151,10 @@ scalar_pattern(FnCtx *C, const Pattern *p, TypeId st)
 /* A case pattern's `Type::Case` for a diagnostic (built only then: most
  * patterns are fine). */
 static const char *
-case_label(char buf[256], const Pattern *p)
+case_label(Sema *S, const Pattern *p)
 {
-	snprintf(buf, 256, "%s::%s", p->u.case_.type.s, p->u.case_.case_name.s);
-	return buf;
+	/* whole, in the checker's arena: a type or case name has no length bound (qa31) */
+	return arena_printf(&S->arena, "%s::%s", p->u.case_.type.s, p->u.case_.case_name.s);
 }
 
 /* The fix for a pattern missing field `name`: `name: _` inserted before its
@@ -176,13 +176,15 @@ missing_field_fix(Sema *S, Diag *d, const Pattern *p, const char *name)
 		q--;
 	if (q == p->span.start)
 		return;
-	char text[320];
+	/* the name whole: a cut one was a wrong fix that `fix` applied (qa31) */
+	Buf text = {0};
 	char last = src[q - 1];
 	if (last == '{' || last == ',')
-		snprintf(text, sizeof text, " %s: _,", name);
+		buf_printf(&text, " %s: _,", name);
 	else
-		snprintf(text, sizeof text, ", %s: _", name);
-	diag_add_fix(d, q, q, text);
+		buf_printf(&text, ", %s: _", name);
+	diag_add_fix(d, q, q, text.data);
+	buf_free(&text);
 }
 
 /* Field patterns of a case (p, ci >= 0) or record (label: its type name):
@@ -191,7 +193,6 @@ static void
 field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId owner, int ci, const char *label)
 {
 	Sema *S = C->S;
-	char lb[256];
 	const TypeInfo *ti = sema_type_info(&S->types, owner);
 	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
 	Sym *s = sema_sym(S, decl);
@@ -201,7 +202,7 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);
 		if (idx < 0 || seen[idx]) {
-			Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, case_label(lb, p))
+			Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate pattern field `%s` in `%s`", fps[i].name.s, case_label(S, p))
 			    : sema_error(S, DIAG_M104, fps[i].span, "unknown or duplicate record pattern field `%s.%s`", label, fps[i].name.s);
 			diag_set_help(d, "name each declared field once");
 			continue;
@@ -227,7 +228,7 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 	for (int j = 0; j < nfields; j++) {
 		if (seen[j])
 			continue;
-		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", case_label(lb, p), fields[j].name)
+		Diag *d = ci >= 0 ? sema_error(S, DIAG_M104, p->span, "pattern `%s` is missing payload field `%s`", case_label(S, p), fields[j].name)
 		    : sema_error(S, DIAG_M104, p->span, "record pattern `%s` is missing field `%s`", label, fields[j].name);
 		diag_set_help(d, "name the field, or ignore it with `%s: _`", fields[j].name);
 		missing_field_fix(S, d, p, fields[j].name);

@@ -373,6 +373,27 @@ effect_help(Sema *S, Diag *d, const Sym *f, const char *e)
 	buf_free(&b);
 }
 
+/* The host capability a newcomer's effect name most likely means
+ * (`uses { stdout }`; qa31), or NULL: the name itself is admitted as a
+ * user effect, which no host grants. */
+static const char *
+host_effect_meant(const char *e)
+{
+	static const char *const alias[][2] = {
+		{ "stdout", "process.stdout.write" }, { "print", "process.stdout.write" }, { "io", "process.stdout.write" },
+		{ "console", "process.stdout.write" }, { "output", "process.stdout.write" }, { "stderr", "process.stderr.write" },
+		{ "stdin", "process.stdin.read" }, { "input", "process.stdin.read" }, { "args", "process.args.read" },
+		{ "argv", "process.args.read" }, { "env", "process.environment.read" }, { "environment", "process.environment.read" },
+		{ "clock", "clock.read" }, { "time", "clock.read" }, { "fs", "fs.read" }, { "file", "fs.read" },
+		{ "file.read", "fs.read" }, { "file.write", "fs.write" }, { "process.stdout", "process.stdout.write" },
+		{ "stdout.write", "process.stdout.write" }, { "process.args", "process.args.read" }, { "process.stdin", "process.stdin.read" },
+	};
+	for (size_t i = 0; i < countof(alias); i++)
+		if (strcmp(e, alias[i][0]) == 0)
+			return alias[i][1];
+	return NULL;
+}
+
 static void
 check_effects(FnCtx *C)
 {
@@ -383,7 +404,20 @@ check_effects(FnCtx *C)
 		if (!effect_permitted(S, f->effects[i])) {
 			Diag *d = sema_error(S, DIAG_E101, f->span, "function `%s` uses `%s` but module `%s` does not permit it",
 			    f->name, f->effects[i], S->module_name);
-			if (S->npermits) {
+			const char *meant = host_effect_meant(f->effects[i]);
+			if (meant) {
+				Buf b = {0};
+				buf_printf(&b, "`%s` is not a host capability (`run` refuses a `main` that uses it); did you mean `%s`? write it in `uses { … }`",
+				    f->effects[i], meant);
+				if (!effect_permitted(S, meant)) {
+					buf_puts(&b, " and permit it in the module: `permit ");
+					const char *const *permits = (const char *const *)S->permits;
+					effect_set_plus(&b, permits, S->npermits, meant, short_spelling(permits, S->npermits, meant));
+					buf_putc(&b, '`');
+				}
+				diag_set_help(d, "%s", b.data);
+				buf_free(&b);
+			} else if (S->npermits) {
 				Buf b = {0};
 				buf_printf(&b, "add `%s` to the module's `permit` line: `permit ", f->effects[i]);
 				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i], -1);

@@ -184,6 +184,7 @@ void sema_literal_range_help(Sema *S, Diag *d, const Expr *lit, TypeId t);  /* `
 bool sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt);
 bool sema_field_call_help(Sema *S, Diag *d, const Expr *e, TypeId rt);
 bool sema_carrier_value_help(Sema *S, Diag *d, TypeId got, TypeId want);
+bool sema_carrier_method_help(Sema *S, Diag *d, TypeId rt);
 
 void sema_check_resource(Sema *S, SymId id);   /* its lifecycle: O112/O113 */
 void sema_check_interfaces(Sema *S);           /* I403/I404, finalizer imports O113 */
