@@ -163,28 +163,29 @@ diag_remove(DiagSink *s, int i)
 	s->items.len--;
 }
 
+/* d->field = the formatted text, the old one freed after formatting (an
+ * argument may quote it); no diagnostic (NULL): nothing. */
+#define SET_TEXT(d, field, fmt) do { \
+		if (!(d)) \
+			return; \
+		va_list ap; \
+		va_start(ap, fmt); \
+		char *text_ = spx_vformat(fmt, ap); \
+		va_end(ap); \
+		free((d)->field); \
+		(d)->field = text_; \
+	} while (0)
+
 void
 diag_set_help(Diag *d, const char *fmt, ...)
 {
-	if (!d)
-		return;
-	free(d->help);
-	va_list ap;
-	va_start(ap, fmt);
-	d->help = spx_vformat(fmt, ap);
-	va_end(ap);
+	SET_TEXT(d, help, fmt);
 }
 
 void
 diag_set_note(Diag *d, const char *fmt, ...)
 {
-	if (!d)
-		return;
-	free(d->note);
-	va_list ap;
-	va_start(ap, fmt);
-	d->note = spx_vformat(fmt, ap);
-	va_end(ap);
+	SET_TEXT(d, note, fmt);
 }
 
 void
