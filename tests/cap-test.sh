@@ -427,6 +427,10 @@ if [ "$wasm_ran" -gt 0 ]; then
 		invoke "$tmp/o" "$tmp/e" node "$runmjs" ../w.wasm
 		if [ $? -eq 2 ] && grep -q "SEMAPRAX capability refused: the program permits fs.write" "$tmp/e" && [ ! -e "$tmp/box/root/out/inner/b.txt" ]; then ok
 		else bad "a Wasm module without the write grant: '$(head -n 1 "$tmp/e")'"; fi
+		# the host writes nothing beside itself (`run --wasm`'s started marker
+		# once landed in the source tree)
+		left=$(ls "$lane_root/src/emit_wasm/host" | grep -v '\.mjs$')
+		if [ -z "$left" ]; then ok; else bad "run.mjs left files beside itself: $left"; fi
 		# a refused DIR: the host says why in `run`'s words, as the executable does
 		# (the line is the runtime module's rt_fs_root_line, the validity its
 		# rt_fs_path_valid: the host restates neither)

@@ -49,7 +49,7 @@ write_file(const char *dir, const char *name, const void *data, size_t len)
 static void
 remove_dir(const char *dir)
 {
-	const char *names[] = { "program.wasm", "host.mjs", "run.mjs", "started" };
+	const char *names[] = { "program.wasm", "host.mjs", "run.mjs", "unstarted" };
 	char p[4200];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -88,7 +88,8 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	}
 	if (!write_file(dir, "program.wasm", module->data, module->len) ||
 	    !write_file(dir, "host.mjs", emitw_host_mjs, strlen(emitw_host_mjs)) ||
-	    !write_file(dir, "run.mjs", emitw_run_mjs, strlen(emitw_run_mjs))) {
+	    !write_file(dir, "run.mjs", emitw_run_mjs, strlen(emitw_run_mjs)) ||
+	    !write_file(dir, "unstarted", "", 0)) {
 		buf_printf(msg, "cannot write into %s: %s", dir, strerror(errno));
 		remove_dir(dir);
 		return WASM_RUN_IO;
@@ -154,13 +155,13 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		while ((got = read(pfd[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
 			;
 		*wstatus = child_wait(pid);
-		char startedp[4200];
-		snprintf(startedp, sizeof startedp, "%s/started", dir);
+		char unstartedp[4200];
+		snprintf(unstartedp, sizeof unstartedp, "%s/unstarted", dir);
 		if (got == (ssize_t)sizeof exec_errno) {
 			buf_printf(msg, "cannot start `%s`: %s", node, strerror(exec_errno));
 			r = WASM_RUN_NO_NODE;
-		} else if (access(startedp, F_OK) != 0) {
-			/* run.mjs creates `started` first: whatever ran did not run it */
+		} else if (access(unstartedp, F_OK) == 0) {
+			/* run.mjs removes `unstarted` first: whatever ran did not run it */
 			int w = *wstatus;
 			buf_printf(msg, "`%s` ", node);
 			if (WIFSIGNALED(w))

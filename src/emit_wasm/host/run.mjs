@@ -316,9 +316,15 @@ function argBytes() {
 		return undefined;
 	}
 }
-// `semaprax run --wasm` checks that this file ran: a $SEMAPRAX_NODE that
-// exits without starting it is SPX-W101, not the program's status (qa31).
-closeSync(openSync(new URL('./started', import.meta.url), 'w'));
+// `semaprax run --wasm` checks that this file ran: it leaves `unstarted`
+// beside it, and a $SEMAPRAX_NODE that exits without removing it is SPX-W101,
+// not the program's status (qa31).  Elsewhere (the source tree) there is no
+// such file and nothing is written.
+try {
+	unlinkSync(new URL('./unstarted', import.meta.url));
+} catch {
+	// not run by `run --wasm`
+}
 const stderr = writer(2);
 try {
 	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid, rootWhy });
