@@ -1740,6 +1740,53 @@ if command -v cc > /dev/null 2>&1; then
 	has "$tmp/err" '`SEMAPRAX_NATIVE_CFLAGS` 3; the C compiler' "CFLAGS past the line: B101"
 fi
 
+# `doctor`: each lane runs a probe program through this binary; a missing
+# or broken tool is reported per lane with what to install (exit 1), and
+# nothing is left in $TMPDIR.  (.ci/run installs cc and node.)
+if command -v cc > /dev/null 2>&1 && command -v node > /dev/null 2>&1; then
+	mkdir -p "$tmp/doc-tmp"
+	TMPDIR="$tmp/doc-tmp" expect 0 "doctor, every lane ready" -- "$bin" doctor
+	for lane in "ready    interpreter" "ready    C lane" "ready    Wasm lane" "every lane is ready" 'found: `node`: v'; do
+		has "$tmp/out" "$lane" "doctor, every lane ready"
+	done
+	empty "$tmp/err" "doctor, every lane ready: stderr"
+	if [ -z "$(ls -A "$tmp/doc-tmp")" ]; then ok; else bad "doctor left $(ls -A "$tmp/doc-tmp") in TMPDIR"; fi
+	CC="$tmp/no-such-cc" expect 1 "doctor, no C compiler" -- "$bin" doctor
+	has "$tmp/out" "missing  C lane" "doctor, no C compiler"
+	has "$tmp/out" "cannot start the C compiler \`$tmp/no-such-cc\`: No such file or directory" "doctor, no C compiler: why"
+	has "$tmp/out" "help: install a C compiler and the C library's headers" "doctor, no C compiler: help"
+	has "$tmp/out" "ready    Wasm lane" "doctor, no C compiler: the other lanes"
+	has "$tmp/out" "2 of 3 lanes ready" "doctor, no C compiler: summary"
+	lacks "$tmp/out" "probe.spx" "doctor, no C compiler: no temporary path"
+	CC=false expect 1 "doctor, a C compiler that fails" -- "$bin" doctor
+	has "$tmp/out" "broken   C lane" "doctor, a C compiler that fails"
+	has "$tmp/out" "error[SPX-B102]" "doctor, a C compiler that fails: B102"
+	SEMAPRAX_NODE=true expect 1 "doctor, SEMAPRAX_NODE not node" -- "$bin" doctor
+	has "$tmp/out" "missing  Wasm lane" "doctor, SEMAPRAX_NODE not node"
+	has "$tmp/out" "it must be Node.js" "doctor, SEMAPRAX_NODE not node: why"
+	CC="$tmp/no-such-cc" expect 1 "doctor --json" -- "$bin" doctor --json
+	cp "$tmp/out" "$tmp/doc1.json"
+	CC="$tmp/no-such-cc" expect 1 "doctor --json again" -- "$bin" doctor --json
+	if cmp -s "$tmp/out" "$tmp/doc1.json"; then ok; else bad "doctor --json differs between two runs"; fi
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "semaprax.doctor.v1" and d["ready"] is False, d
+assert [(l["lane"], l["status"]) for l in d["lanes"]] == [("interpreter", "ready"), ("native", "missing"), ("wasm", "ready")], d
+assert d["lanes"][1]["help"] and d["lanes"][0]["help"] is None and d["lanes"][2]["tool"].startswith("`node`: v"), d
+' "$tmp/out"; then ok; else bad "doctor --json: not the expected object"; fi
+	mkdir -p "$tmp/doc-ro" && chmod 500 "$tmp/doc-ro"
+	if [ ! -w "$tmp/doc-ro" ]; then
+		TMPDIR="$tmp/doc-ro" expect 1 "doctor, TMPDIR not writable" -- "$bin" doctor
+		has "$tmp/err" "error[SPX-I101]: doctor cannot write its probe program" "doctor, TMPDIR not writable"
+	fi
+	chmod 700 "$tmp/doc-ro"
+fi
+expect 2 "doctor with an operand" -- "$bin" doctor x
+has "$tmp/err" "doctor takes no operand" "doctor with an operand"
+expect 2 "doctor, unknown option" -- "$bin" doctor --jsn
+has "$tmp/err" "did you mean \`--json\`?" "doctor, unknown option"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

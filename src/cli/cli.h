@@ -66,6 +66,8 @@ const CliCommand *cli_find_command(const char *name);
 void cli_print_guide(void);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
+/* cmd_doctor.c: `doctor`, whether each lane can run on this machine. */
+int cli_cmd_doctor(int argc, char **argv);
 int cli_unknown_command(const char *name);
 
 /*

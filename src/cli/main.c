@@ -66,6 +66,13 @@ const CliCommand cli_commands[] = {
 	  "  A project prints every module so, in module-name order with its imports, under a\n"
 	  "  `project` line (--json: `semaprax.project-doc.c1`); none given: ./semaprax.toml.\n"
 	  "  A file that does not verify prints its diagnostics and exits 1.\n" },
+	{ "doctor", cli_cmd_doctor, 0, "semaprax doctor [--json]\n"
+	  "  whether each lane can run here: it runs a small probe program with `run` (the\n"
+	  "  interpreter, built in), `run --native` (the C compiler `$CC`, default `cc`) and\n"
+	  "  `run --wasm` (Node.js, `$SEMAPRAX_NODE`, default `node`), and prints per lane\n"
+	  "  ready, missing (the tool cannot be started) or broken (the run failed or printed\n"
+	  "  something else), the tool's version line and what to install; --json prints the\n"
+	  "  `semaprax.doctor.v1` object.  Exits 0 when every lane is ready, else 1.\n" },
 	{ "explain", cli_cmd_explain, 0, "semaprax explain <SPX-CODE> [--json]\n"
 	  "semaprax explain --catalog|--register\n"
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
