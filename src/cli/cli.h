@@ -66,6 +66,9 @@ const CliCommand *cli_find_command(const char *name);
 void cli_print_guide(void);
 int cli_cmd_help(int argc, char **argv);
 int cli_cmd_version(int argc, char **argv);
+/* The options of a command taking only `--json` (version, doctor): EXIT_OK,
+ * or the usage error reported (an operand, another option; exit 2). */
+int cli_json_only(const char *cmd, int argc, char **argv, bool *json);
 /* cmd_doctor.c: `doctor`, whether each lane can run on this machine. */
 int cli_cmd_doctor(int argc, char **argv);
 int cli_unknown_command(const char *name);

@@ -394,14 +394,9 @@ int
 cli_cmd_doctor(int argc, char **argv)
 {
 	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0 && !json)
-			json = true;
-		else if (argv[i][0] != '-')
-			return cli_usage("doctor", "doctor takes no operand, got `%s`", argv[i]);
-		else
-			return cli_option_error("doctor", argv[i], NULL, (const char *const[]){ "--json", NULL });
-	}
+	int st = cli_json_only("doctor", argc, argv, &json);
+	if (st != EXIT_OK)
+		return st;
 	Lane lanes[] = {
 		{ "interpreter", "interpreter", "check, fmt, graph, run, test, serve, lsp", NULL, NULL, NULL, NULL,
 		  NULL, LANE_BROKEN, NULL },

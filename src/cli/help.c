@@ -469,17 +469,26 @@ cli_cmd_help(int argc, char **argv)
 }
 
 int
+cli_json_only(const char *cmd, int argc, char **argv, bool *json)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0 && !*json)
+			*json = true;
+		else if (argv[i][0] != '-')
+			return cli_usage(cmd, "%s takes no operand, got `%s`", cmd, argv[i]);
+		else
+			return cli_option_error(cmd, argv[i], NULL, (const char *const[]){ "--json", NULL });
+	}
+	return EXIT_OK;
+}
+
+int
 cli_cmd_version(int argc, char **argv)
 {
 	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0 && !json)
-			json = true;
-		else if (argv[i][0] != '-')
-			return cli_usage("version", "version takes no operand, got `%s`", argv[i]);
-		else
-			return cli_option_error("version", argv[i], NULL, (const char *const[]){ "--json", NULL });
-	}
+	int st = cli_json_only("version", argc, argv, &json);
+	if (st != EXIT_OK)
+		return st;
 	if (json)
 		printf("{\"schema\":\"semaprax.version.v1\",\"version\":\"%s\",\"commit\":null,\"maturity\":\"alpha\",\"implementation\":\"semaprax-c\"}\n", SPX_VERSION);
 	else
