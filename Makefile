@@ -152,6 +152,7 @@ $(PROGEN): $(PROGEN_SRCS) tools/progen.h
 
 help:
 	@echo "make            build $(BIN)"
+	@echo "make install    copy it to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=/usr/local); make uninstall removes it"
 	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native, wasm and random lane agreement"
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
@@ -174,6 +175,17 @@ help:
 
 clean:
 	rm -rf $(BUILD) build-*
+
+# `make install [PREFIX=/usr/local] [DESTDIR=]`: the one binary into
+# $(DESTDIR)$(PREFIX)/bin (it needs no other file); `make uninstall` removes it.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+install: $(BIN)
+	install -d "$(DESTDIR)$(BINDIR)"
+	install -m 0755 $(BIN) "$(DESTDIR)$(BINDIR)/semaprax"
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/semaprax"
+.PHONY: install uninstall
 
 # Agreement with the reference implementation's own test expectations
 # (tools/refmine, issue 11 §1). REF is a checkout of the reference, its git
@@ -263,13 +275,25 @@ RANDOM_N_SAN  ?= 60
 TESTS = test-random test-service test-native test-wasm test-cap test-cli \
 	test-patch test-project test-fixtures test-web test-std test-registers \
 	test-lint test-patch-crash test-lsp test-native-inject test-unit \
-	test-scale test-docs test-browser test-fixsweep
+	test-scale test-docs test-browser test-fixsweep test-install
 .PHONY: $(TESTS)
 
 test: $(TESTS)
 
 test-lint: $(BIN)
 	sh tools/lint.sh $(BUILD)
+# `make install` into a scratch DESTDIR: the installed binary is the built one
+# and runs from there alone (statically linked where the archives are); then
+# `make uninstall` removes it.
+test-install: $(BIN)
+	rm -rf $(BUILD)/install-test
+	$(MAKE) --no-print-directory install DESTDIR=$(BUILD)/install-test PREFIX=/opt/spx > /dev/null
+	cmp $(BIN) $(BUILD)/install-test/opt/spx/bin/semaprax
+	test "$$(cd / && $(abspath $(BUILD))/install-test/opt/spx/bin/semaprax version)" = "$$($(BIN) version)"
+	$(MAKE) --no-print-directory uninstall DESTDIR=$(BUILD)/install-test PREFIX=/opt/spx > /dev/null
+	test ! -e $(BUILD)/install-test/opt/spx/bin/semaprax
+	rm -rf $(BUILD)/install-test
+	@echo "install: make install and make uninstall ok"
 test-unit: $(UNIT)
 	$(UNIT)
 test-scale: $(BIN) $(SCALE) $(GEN)/.stamp
