@@ -829,6 +829,15 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 	else if (last)
 		at_tok = semi;   /* `f(x);` ending a block: at its `;`, not the `}` after it */
 	Diag *d = parse_error_at(p, at_tok, DIAG_P106, "expected `}` after block");
+	if (!last) {
+		/* the caret stands on what follows; say which statement it is */
+		uint32_t line, col;
+		diag_locate(p->diags, e->span.start, &line, &col);
+		if (e->kind == EXPR_CALL)
+			diag_set_note(d, "the value followed by `;` is the call `%s(…)` at line %u", e->u.call.callee.s, line);
+		else
+			diag_set_note(d, "the value followed by `;` starts at line %u, column %u", line, col);
+	}
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
 	bool is_print = false;
 	if (e->kind == EXPR_CALL)
@@ -854,13 +863,6 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		 * would lose the owner the call took */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
-		/* the caret stands on what follows; say which statement it is */
-		uint32_t line, col;
-		diag_locate(p->diags, e->span.start, &line, &col);
-		if (e->kind == EXPR_CALL)
-			diag_set_note(d, "the value followed by `;` is the call `%s(…)` at line %u", e->u.call.callee.s, line);
-		else
-			diag_set_note(d, "the value followed by `;` starts at line %u, column %u", line, col);
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
 		 * operator's, a literal); for a name, a field or a value holding them
 		 * (a block, a record, …) it would move an owner (`s;` became `let _ = s;`,
