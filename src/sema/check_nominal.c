@@ -87,6 +87,30 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	return targs ? sema_type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
 }
 
+/* T203's help for `x.to_string()` on a scalar (qa31): each width's own
+ * way to text; NULL when t is no scalar. */
+static const char *
+scalar_text_help(TypeId t)
+{
+	static const struct {
+		TypeId type;
+		const char *text;
+	} helps[] = {
+		{ T_I64, "scalars have no methods; write `string_from_i64(x)`" },
+		{ T_I32, "scalars have no methods; write `string_from_i64(i64_from_i32(x))`" },
+		{ T_U8, "scalars have no methods; write `string_from_i64(i64_from_u8(x))`" },
+		{ T_USIZE, "scalars have no methods; write `string_from_usize(x)`" },
+		{ T_F32, "scalars have no methods, and no builtin renders or converts an `f32`: compute in `f64` to print a value" },
+		{ T_F64, "scalars have no methods; write `string_from_i64(i64_from_f64(x))` for its integer part (no builtin renders an `f64`)" },
+		{ T_BOOL, "scalars have no methods; write `if x { \"true\" } else { \"false\" }`" },
+		{ T_CHAR, "scalars have no methods; write `string_from_char(x)`" },
+	};
+	for (size_t i = 0; i < countof(helps); i++)
+		if (helps[i].type == t)
+			return helps[i].text;
+	return NULL;
+}
+
 TypeId
 sema_check_method(FnCtx *C, const Expr *e)
 {
@@ -121,12 +145,8 @@ sema_check_method(FnCtx *C, const Expr *e)
 			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
 		else if (sema_method_help(S, d, e, rt))
 			;
-		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
-			diag_set_help(d, rt == T_F32 ? "scalars have no methods%s" : "scalars have no methods; write %s", rt == T_USIZE ? "`string_from_usize(x)`" : rt == T_I32 ? "`string_from_i64(i64_from_i32(x))`"
-			    : rt == T_U8 ? "`string_from_i64(i64_from_u8(x))`" : rt == T_CHAR ? "`string_from_char(x)`"
-			    : rt == T_BOOL ? "`if x { \"true\" } else { \"false\" }`" : rt == T_I64 ? "`string_from_i64(x)`"
-			    : rt == T_F64 ? "`string_from_i64(i64_from_f64(x))` for its integer part (no builtin renders an `f64`)"
-			    : ", and no builtin renders or converts an `f32`: compute in `f64` to print a value");   /* qa31: each width's own */
+		else if (strcmp(mname, "to_string") == 0 && scalar_text_help(rt))
+			diag_set_help(d, "%s", scalar_text_help(rt));
 		else {
 			bool known = sema_builtin_find(mname) != NULL;
 			for (SymId id = 0; !known && id < S->syms.len; id++)
