@@ -791,26 +791,21 @@ owner_call_help(const Parser *p, Diag *d, const Expr *e)
 	if (!d)
 		return false;
 	if (e->kind == EXPR_CALL && e->u.call.nargs >= 1 && e->u.call.args[0]->kind == EXPR_NAME) {
-		for (size_t i = 0; i < countof(owners); i++)
-			if (strcmp(e->u.call.callee.s, owners[i]) == 0) {
-				const char *v = e->u.call.args[0]->u.name.s;
-				int n = (int)(e->span.end - e->span.start);
-				bool quote = n <= 80 && !memchr(p->src + e->span.start, '\n', (size_t)n);
-				diag_set_help(d, "`%s` takes `%s` and returns it changed; assign the result back: `%s = %.*s%s;` (with `%s` declared `let mut`)",
-				    owners[i], v, v, quote ? n : (int)strlen(owners[i]), quote ? p->src + e->span.start : owners[i],
-				    quote ? "" : "<…>(…)", v);
-				return true;
-			}
-		return false;
+		int i = spx_word_index(owners, countof(owners), e->u.call.callee.s);
+		if (i < 0)
+			return false;
+		const char *v = e->u.call.args[0]->u.name.s;
+		int n = (int)(e->span.end - e->span.start);
+		bool quote = n <= 80 && !memchr(p->src + e->span.start, '\n', (size_t)n);
+		diag_set_help(d, "`%s` takes `%s` and returns it changed; assign the result back: `%s = %.*s%s;` (with `%s` declared `let mut`)",
+		    owners[i], v, v, quote ? n : (int)strlen(owners[i]), quote ? p->src + e->span.start : owners[i],
+		    quote ? "" : "<…>(…)", v);
+		return true;
 	}
-	if (e->kind != EXPR_METHOD)
+	if (e->kind != EXPR_METHOD || spx_word_index(methods, countof(methods), e->u.method.name.s) < 0)
 		return false;
-	for (size_t i = 0; i < countof(methods); i++)
-		if (e->u.method.name.s && strcmp(e->u.method.name.s, methods[i]) == 0) {
-			diag_set_help(d, "collections have no methods; a compiler-owned function takes the collection and returns it changed, assigned back: `v = vec_push<i64>(v, x);` (also `vec_set`, `map_set`, `map_remove`, `set_insert`, …; `semaprax help library` lists them)");
-			return true;
-		}
-	return false;
+	diag_set_help(d, "collections have no methods; a compiler-owned function takes the collection and returns it changed, assigned back: `v = vec_push<i64>(v, x);` (also `vec_set`, `map_set`, `map_remove`, `set_insert`, …; `semaprax help library` lists them)");
+	return true;
 }
 
 /*
@@ -839,11 +834,7 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 			diag_set_note(d, "the value followed by `;` starts at line %u, column %u", line, col);
 	}
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
-	bool is_print = false;
-	if (e->kind == EXPR_CALL)
-		for (size_t i = 0; i < countof(prints); i++)
-			is_print |= strcmp(e->u.call.callee.s, prints[i]) == 0;
-	if (is_print) {
+	if (e->kind == EXPR_CALL && spx_word_index(prints, countof(prints), e->u.call.callee.s) >= 0) {
 		diag_set_help(d, "there is no print routine; bind the text, then `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 		return;
 	}
