@@ -220,16 +220,25 @@ check_init_values(FnCtx *C, const FieldInit *inits, int n)
 		sema_check_expr(C, inits[i].value);
 }
 
+SymId
+sema_owner_fields(Sema *S, TypeId owner, int ci, FieldSym **fields, int *nfields)
+{
+	SymId decl = (SymId)sema_type_info(&S->types, owner)->decl;
+	const Sym *s = sema_sym(S, decl);
+	*fields = ci >= 0 ? s->nom->cases[ci].fields : s->nom->fields;
+	*nfields = ci >= 0 ? s->nom->cases[ci].nfields : s->nom->nfields;
+	return decl;
+}
+
 /* Checks `{ f: e, … }` against the fields of a record type or variant case. */
 static void
 check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
 {
 	Sema *S = C->S;
-	const TypeInfo *ti = sema_type_info(&S->types, owner);
-	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
+	FieldSym *fields;
+	int nfields;
+	SymId decl = sema_owner_fields(S, owner, case_index, &fields, &nfields);
 	Sym *s = sema_sym(S, decl);
-	FieldSym *fields = case_index >= 0 ? s->nom->cases[case_index].fields : s->nom->fields;
-	int nfields = case_index >= 0 ? s->nom->cases[case_index].nfields : s->nom->nfields;
 	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
 	const char *cname = case_index >= 0 ? s->nom->cases[case_index].name : NULL;
 	for (int i = 0; i < n; i++) {

@@ -118,6 +118,9 @@ TypeId sema_check_field(FnCtx *C, const Expr *e);
 TypeId sema_check_record_lit(FnCtx *C, const Expr *e);
 TypeId sema_check_variant_lit(FnCtx *C, const Expr *e);
 TypeId sema_check_with(FnCtx *C, const Expr *e);
+/* The declared fields of owner (a record's or class's; case ci's of a variant
+ * when ci >= 0) into *fields and *nfields; the type's declaration. */
+SymId sema_owner_fields(Sema *S, TypeId owner, int ci, FieldSym **fields, int *nfields);
 TypeId sema_check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b);   /* check_builtin.c */
 /* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
 bool sema_bytes_write(const Expr *e);
