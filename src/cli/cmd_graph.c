@@ -198,10 +198,7 @@ cli_cmd_context(int argc, char **argv)
 		"--manifest-path" };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int o = -1;
-		for (int k = 0; k < 6; k++)
-			if (strcmp(a, opts[k]) == 0)
-				o = k;
+		int o = spx_word_index(opts, countof(opts), a);
 		if (o < 0) {
 			if (a[0] == '-' && a[1] != '\0')
 				return cli_unknown_option("context", a, NULL);
@@ -603,10 +600,7 @@ cli_cmd_query(int argc, char **argv)
 		"--manifest-path" };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		int o = -1;
-		for (int k = 0; k < 8; k++)
-			if (strcmp(a, opts[k]) == 0)
-				o = k;
+		int o = spx_word_index(opts, countof(opts), a);
 		if (o < 0) {
 			if (a[0] == '-' && a[1] != '\0')
 				return cli_unknown_option("query", a, NULL);

@@ -65,6 +65,21 @@ load8(Emitw *W)
 	wasm_u32(W->c, 0);   /* offset */
 }
 
+/* The part from i to b (i64 offsets, checked) of the view whose address is
+ * in local a: the pair (a + i, b - i), for string_slice and byte_range. */
+static void
+sub_view(Emitw *W, uint32_t a, uint32_t i, uint32_t b)
+{
+	emitw_op_u32(W, OP_LOCAL_GET, a);
+	emitw_op_u32(W, OP_LOCAL_GET, i);
+	emitw_op(W, OP_I32_WRAP_I64);
+	emitw_op(W, OP_I32_ADD);
+	emitw_op_u32(W, OP_LOCAL_GET, b);
+	emitw_op_u32(W, OP_LOCAL_GET, i);
+	emitw_op(W, OP_I64_SUB);
+	emitw_op(W, OP_I32_WRAP_I64);
+}
+
 /*
  * The text and byte views' operations (LANGUAGE.md §5.1) on (address,
  * length) pairs: the arguments are in locals a (and b) and the index in i
@@ -197,14 +212,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_fail_if(W, RT_DOM_TEXT, RT_TEXT_RANGE);
 		emitw_fail_domain(W, RT_DOM_TEXT, RT_TEXT_SPLIT);
 		emitw_end(W);
-		emitw_op_u32(W, OP_LOCAL_GET, a);
-		emitw_op_u32(W, OP_LOCAL_GET, i);
-		emitw_op(W, OP_I32_WRAP_I64);
-		emitw_op(W, OP_I32_ADD);
-		emitw_op_u32(W, OP_LOCAL_GET, b);
-		emitw_op_u32(W, OP_LOCAL_GET, i);
-		emitw_op(W, OP_I64_SUB);
-		emitw_op(W, OP_I32_WRAP_I64);
+		sub_view(W, a, i, b);
 		return;
 	}
 	case BI_string_len_chars:
@@ -240,14 +248,7 @@ view_op(Emitw *W, int id, uint32_t a, uint32_t b, uint32_t i)
 		emitw_op(W, OP_I64_GT_U);
 		emitw_op(W, OP_I32_OR);
 		emitw_fail_if(W, RT_DOM_BYTEBUF, RT_BYTEBUF_INDEX);
-		emitw_op_u32(W, OP_LOCAL_GET, a);
-		emitw_op_u32(W, OP_LOCAL_GET, i);
-		emitw_op(W, OP_I32_WRAP_I64);
-		emitw_op(W, OP_I32_ADD);
-		emitw_op_u32(W, OP_LOCAL_GET, b);
-		emitw_op_u32(W, OP_LOCAL_GET, i);
-		emitw_op(W, OP_I64_SUB);
-		emitw_op(W, OP_I32_WRAP_I64);
+		sub_view(W, a, i, b);
 		return;
 	}
 }

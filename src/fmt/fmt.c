@@ -439,18 +439,6 @@ decl(Fmt *F, const Decl *d)
 	trailing(F, d->span.start, 0);
 }
 
-/* Output group of a declaration kind: types, interfaces, protocols, functions. */
-static int
-decl_group(DeclKind k)
-{
-	switch (k) {
-	case DECL_INTERFACE: return 1;
-	case DECL_SESSION: return 2;
-	case DECL_FN: return 3;
-	default: return 0;
-	}
-}
-
 static void
 header(Fmt *F, const Module *m)
 {
@@ -486,7 +474,7 @@ render(Fmt *F, const Module *m)
 	header(F, m);
 	for (int g = 0; g < 4; g++)
 		for (int i = 0; i < m->ndecls; i++)
-			if (decl_group(m->decls[i].kind) == g)
+			if (ast_decl_group(m->decls[i].kind) == g)
 				decl(F, &m->decls[i]);
 	fmt_comments_at(F, CP_FILE_END, 0, 0);
 }
@@ -513,7 +501,7 @@ fmt_module_discards(Buf *out, const Module *m)
 int
 fmt_decl_group(int kind)
 {
-	return decl_group((DeclKind)kind);
+	return ast_decl_group((DeclKind)kind);
 }
 
 void

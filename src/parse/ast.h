@@ -541,6 +541,10 @@ ast_resource_drop0(const Decl *d)
 
 /* The name a declaration declares (NULL for a session, which has a string name). */
 const Name *ast_decl_name(const Decl *d);
+/* The formatter's output group of a declaration kind, the order `fmt` and the
+ * AST dump print a module in: 0 types, 1 interfaces, 2 session protocols,
+ * 3 functions. */
+int ast_decl_group(DeclKind k);
 /* A qualified name's text: its parts joined by `.` (malloc'd; "" without
  * parts), never the source between them — `fs . read` and `fs // …⏎.read`
  * name `fs.read`, as fmt prints it (white space separates tokens only). */

@@ -768,18 +768,6 @@ decl(Dump *D, const Decl *d)
 	buf_puts(D->b, ")\n");
 }
 
-/* The formatter's output groups: types, interfaces, session protocols, functions. */
-static int
-decl_group(DeclKind k)
-{
-	switch (k) {
-	case DECL_INTERFACE: return 1;
-	case DECL_SESSION: return 2;
-	case DECL_FN: return 3;
-	default: return 0;
-	}
-}
-
 void
 ast_dump(Buf *out, const Module *m)
 {
@@ -801,6 +789,6 @@ ast_dump(Buf *out, const Module *m)
 	buf_puts(out, ")\n");
 	for (int g = 0; g < 4; g++)
 		for (int i = 0; i < m->ndecls; i++)
-			if (decl_group(m->decls[i].kind) == g)
+			if (ast_decl_group(m->decls[i].kind) == g)
 				decl(&D, &m->decls[i]);
 }

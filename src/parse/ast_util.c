@@ -41,6 +41,17 @@ ast_binary_spelling(BinaryOp op)
 	return binary_ops[op].spelling;
 }
 
+int
+ast_decl_group(DeclKind k)
+{
+	switch (k) {
+	case DECL_INTERFACE: return 1;
+	case DECL_SESSION: return 2;
+	case DECL_FN: return 3;
+	default: return 0;
+	}
+}
+
 const Name *
 ast_decl_name(const Decl *d)
 {

@@ -813,10 +813,7 @@ compiler_type_ctor(const char *type)
 		{ "String", "owned text is `string`, and a string literal already is one: `let s = \"text\";`; `string_from_str(view)` copies a `str`" },
 		{ "string", "a string literal already is a `string`: `let s = \"text\";`; `string_from_str(view)` copies a `str`" },
 	};
-	for (size_t i = 0; type && i < countof(helps); i++)
-		if (strcmp(type, helps[i][0]) == 0)
-			return helps[i][1];
-	return NULL;
+	return spx_word_text(helps, countof(helps), type);
 }
 
 /* IDENT [ type_args ] "::" IDENT [ "{" inits "}" ]  (at `::` or `<`) */

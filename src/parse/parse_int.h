@@ -1,5 +1,6 @@
 /*
  * parse_int.h — parser internals shared by parse.c (module and
+ * declarations), parse_boundary.c (resource, interface, session protocol
  * declarations), parse_stmt.c (blocks and statements, habit hints) and
  * parse_expr.c (expressions, patterns, types).
  *
@@ -163,6 +164,15 @@ void parse_leave(Parser *p);
 
 /* One top-level item at p's position (parse.c; reparse.c splices it). */
 bool parse_item_at(Parser *p, Decl *d);
+/* A token's description for "found …" (into buf, or a fixed text). */
+const char *parse_tok_desc(Parser *p, const Token *t, char *buf, size_t size);
+
+/* ---- declarations (parse.c; the host boundary's in parse_boundary.c) ---- */
+Name *parse_type_params(Parser *p, int *n);   /* `<T, U>`, or none */
+Param *parse_params(Parser *p, int *n);       /* `( param , … )` */
+void parse_resource(Parser *p, Decl *d);
+void parse_interface(Parser *p, Decl *d);
+void parse_session(Parser *p, Decl *d);
 
 /* ---- names and shared pieces (parse.c) ---- */
 Name parse_name(Parser *p, const char *what);

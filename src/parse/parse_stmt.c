@@ -791,26 +791,21 @@ owner_call_help(const Parser *p, Diag *d, const Expr *e)
 	if (!d)
 		return false;
 	if (e->kind == EXPR_CALL && e->u.call.nargs >= 1 && e->u.call.args[0]->kind == EXPR_NAME) {
-		for (size_t i = 0; i < countof(owners); i++)
-			if (strcmp(e->u.call.callee.s, owners[i]) == 0) {
-				const char *v = e->u.call.args[0]->u.name.s;
-				int n = (int)(e->span.end - e->span.start);
-				bool quote = n <= 80 && !memchr(p->src + e->span.start, '\n', (size_t)n);
-				diag_set_help(d, "`%s` takes `%s` and returns it changed; assign the result back: `%s = %.*s%s;` (with `%s` declared `let mut`)",
-				    owners[i], v, v, quote ? n : (int)strlen(owners[i]), quote ? p->src + e->span.start : owners[i],
-				    quote ? "" : "<…>(…)", v);
-				return true;
-			}
-		return false;
+		int i = spx_word_index(owners, countof(owners), e->u.call.callee.s);
+		if (i < 0)
+			return false;
+		const char *v = e->u.call.args[0]->u.name.s;
+		int n = (int)(e->span.end - e->span.start);
+		bool quote = n <= 80 && !memchr(p->src + e->span.start, '\n', (size_t)n);
+		diag_set_help(d, "`%s` takes `%s` and returns it changed; assign the result back: `%s = %.*s%s;` (with `%s` declared `let mut`)",
+		    owners[i], v, v, quote ? n : (int)strlen(owners[i]), quote ? p->src + e->span.start : owners[i],
+		    quote ? "" : "<…>(…)", v);
+		return true;
 	}
-	if (e->kind != EXPR_METHOD)
+	if (e->kind != EXPR_METHOD || spx_word_index(methods, countof(methods), e->u.method.name.s) < 0)
 		return false;
-	for (size_t i = 0; i < countof(methods); i++)
-		if (e->u.method.name.s && strcmp(e->u.method.name.s, methods[i]) == 0) {
-			diag_set_help(d, "collections have no methods; a compiler-owned function takes the collection and returns it changed, assigned back: `v = vec_push<i64>(v, x);` (also `vec_set`, `map_set`, `map_remove`, `set_insert`, …; `semaprax help library` lists them)");
-			return true;
-		}
-	return false;
+	diag_set_help(d, "collections have no methods; a compiler-owned function takes the collection and returns it changed, assigned back: `v = vec_push<i64>(v, x);` (also `vec_set`, `map_set`, `map_remove`, `set_insert`, …; `semaprax help library` lists them)");
+	return true;
 }
 
 /*
@@ -829,12 +824,17 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 	else if (last)
 		at_tok = semi;   /* `f(x);` ending a block: at its `;`, not the `}` after it */
 	Diag *d = parse_error_at(p, at_tok, DIAG_P106, "expected `}` after block");
+	if (!last) {
+		/* the caret stands on what follows; say which statement it is */
+		uint32_t line, col;
+		diag_locate(p->diags, e->span.start, &line, &col);
+		if (e->kind == EXPR_CALL)
+			diag_set_note(d, "the value followed by `;` is the call `%s(…)` at line %u", e->u.call.callee.s, line);
+		else
+			diag_set_note(d, "the value followed by `;` starts at line %u, column %u", line, col);
+	}
 	static const char *const prints[] = { "print", "println", "printf", "puts", "console_log", "echo" };
-	bool is_print = false;
-	if (e->kind == EXPR_CALL)
-		for (size_t i = 0; i < countof(prints); i++)
-			is_print |= strcmp(e->u.call.callee.s, prints[i]) == 0;
-	if (is_print) {
+	if (e->kind == EXPR_CALL && spx_word_index(prints, countof(prints), e->u.call.callee.s) >= 0) {
 		diag_set_help(d, "there is no print routine; bind the text, then `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 		return;
 	}
@@ -854,13 +854,6 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		 * would lose the owner the call took */
 	} else {
 		diag_set_help(d, "a block is statements followed by exactly one final value expression; discard an intermediate call with `let _ = …;` or move it to the end of the block");
-		/* the caret stands on what follows; say which statement it is */
-		uint32_t line, col;
-		diag_locate(p->diags, e->span.start, &line, &col);
-		if (e->kind == EXPR_CALL)
-			diag_set_note(d, "the value followed by `;` is the call `%s(…)` at line %u", e->u.call.callee.s, line);
-		else
-			diag_set_note(d, "the value followed by `;` starts at line %u, column %u", line, col);
 		/* `let _ = e;` keeps the meaning of a computed value (a call's, an
 		 * operator's, a literal); for a name, a field or a value holding them
 		 * (a block, a record, …) it would move an owner (`s;` became `let _ = s;`,

@@ -5,6 +5,7 @@
  * literals carry their type, generic calls and constructions spell their
  * type arguments).  An operand of type T_ERR (an error already reported)
  * silences the diagnostics that would follow from it, as in the reference.
+ * Methods, `super`, fields, constructions and `with` are in check_nominal.c.
  */
 #include "sema_int.h"
 
@@ -702,7 +703,6 @@ check_args(FnCtx *C, const char *fname, Expr *const *args, int nargs, const Type
 	sema_check_args_at(C, fname, args, nargs, params, pnames, nparams, ps, 0, nparams);
 }
 
-/* Remembers a generic instance with a non-scalar argument for instance checking. */
 static uint32_t
 instance_hash(SymId f, const TypeId *targs, int n)
 {
@@ -712,8 +712,9 @@ instance_hash(SymId f, const TypeId *targs, int n)
 	return h ^ (h >> 15);
 }
 
-static void
-note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
+/* Remembers a generic instance with a non-scalar argument for instance checking. */
+void
+sema_note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call)
 {
 	bool scalar = true;
 	for (int i = 0; i < n; i++)
@@ -842,7 +843,7 @@ check_call(FnCtx *C, const Expr *e)
 		targs_ok = false;
 	}
 	if (targs_ok && ntargs > 0 && ntargs <= 8)
-		note_instance(S, f, targs, ntargs, e->span);
+		sema_note_instance(S, f, targs, ntargs, e->span);
 	int np = fs->nparams;
 	TypeId *params = spx_xmalloc(sizeof(TypeId) * (size_t)(np ? np : 1));
 	const char **pnames = spx_xmalloc(sizeof(char *) * (size_t)(np ? np : 1));
@@ -896,349 +897,7 @@ borrowed_bytes_argument(FnCtx *C, const Expr *a, bool generic_callee)
 	diag_set_help(d, "use an owned Bytes local or one direct Bytes field of a flat owned record");
 }
 
-/* ==== methods and projections ============================================================ */
-
-/* Finds method `name` from class `cls` upward; -1 when none. */
-static SymId
-find_method(Sema *S, SymId cls, const char *name)
-{
-	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->nom->parent) {
-		SymId m = sema_own_method(S, c, name);
-		if (m >= 0)
-			return m;
-	}
-	return -1;
-}
-
-/* The type arguments of a call of method m of a generic class: the receiver's
- * (recv is `Class<A, …>` itself), copied to out (at most 8); false, reported,
- * when there are none to take. */
-static bool
-method_targs(FnCtx *C, const Expr *e, SymId m, TypeId recv, TypeId *out)
-{
-	Sema *S = C->S;
-	const Sym *ms = sema_sym(S, m);
-	const TypeInfo *ti = recv != T_ERR ? sema_type_info(&S->types, recv) : NULL;
-	if (ti && ti->kind == TY_NOMINAL && (SymId)ti->decl == ms->owner && ti->nargs == ms->ntparams && ti->nargs <= 8) {
-		memcpy(out, ti->args, sizeof(TypeId) * (size_t)ti->nargs);   /* sema_type_subst may move ti */
-		return true;
-	}
-	Diag *d = sema_error(S, DIAG_T225, e->span, "method `%s` of generic class `%s` is called only on a `%s<…>` receiver", ms->name,
-	    sema_sym(S, ms->owner)->name, sema_sym(S, ms->owner)->name);
-	diag_set_help(d, "call the method on a value of the generic class itself, not through `super` or a subclass");
-	return false;
-}
-
-static TypeId
-call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *args, int nargs, TypeId recv)
-{
-	Sema *S = C->S;
-	Sym *ms = sema_sym(S, m);
-	sema_expr_sym_set(S, e->id, m);
-	TypeId tbuf[8];
-	const TypeId *targs = NULL;
-	int ntargs = ms->ntparams;
-	if (ntargs > 0) {
-		if (!method_targs(C, e, m, recv, tbuf)) {
-			for (int i = 0; i < nargs; i++)
-				sema_check_expr(C, args[i]);
-			return T_ERR;
-		}
-		targs = tbuf;
-		note_instance(S, m, targs, ntargs, e->span);
-	}
-	sema_record_call(C, m, ms->name, NULL, e->span);
-	if (ms->nparams >= 1 && nargs == ms->nparams - 1) {
-		uint8_t *cons = arena_alloc(&S->arena, (size_t)ms->nparams);
-		for (int i = 0; i < ms->nparams; i++)
-			cons[i] = ms->params[i].mode != MODE_BORROW && ms->params[i].mode != MODE_SHARED;
-		S->call_consumes[ast_call_index(e)] = cons;
-	}
-	int np = ms->nparams > 0 ? ms->nparams - 1 : 0;
-	if (nargs != np) {
-		Diag *d = sema_error(S, DIAG_T204, e->span, "`%s.%s` expects %d arguments, received %d", cname, ms->name, np, nargs);
-		diag_set_help(d, "pass exactly %d argument%s after the receiver", np, np == 1 ? "" : "s");
-		for (int i = 0; i < nargs; i++)
-			sema_check_expr(C, args[i]);
-		return ms->result;
-	}
-	TypeId params[64];
-	const char *pnames[64];
-	for (int i = 0; i < np && i < 64; i++) {
-		params[i] = targs ? sema_type_subst(&S->types, ms->params[i + 1].type, (uint32_t)m, targs, ntargs) : ms->params[i + 1].type;
-		pnames[i] = ms->params[i + 1].name;
-	}
-	check_args(C, ms->name, args, nargs, params, pnames, np < 64 ? np : 64, ms->params + 1);
-	return targs ? sema_type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
-}
-
-static TypeId
-check_method(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	TypeId rt = sema_check_expr(C, e->u.method.recv);
-	const char *mname = e->u.method.name.s;
-	if (rt == T_ERR) {
-		for (int i = 0; i < e->u.method.nargs; i++)
-			sema_check_expr(C, e->u.method.args[i]);
-		return T_ERR;
-	}
-	const TypeInfo *ti = sema_type_info(&S->types, rt);
-	if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS) {
-		SymId cls = (SymId)ti->decl;
-		SymId m = find_method(S, cls, mname);
-		if (m >= 0)
-			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs, rt);
-		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, sema_sym(S, cls)->name);
-		if (!sema_field_call_help(S, d, e, rt))
-			diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
-	} else if (ti->kind == TY_NOMINAL) {
-		Sym *s = sema_sym(S, (SymId)ti->decl);
-		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, s->name);
-		if (!sema_field_call_help(S, d, e, rt) && !sema_carrier_method_help(S, d, rt))
-			diag_set_help(d, "%s have no methods; call a function with the value as an argument, or declare a `class` when methods are needed",
-			    s->kind == SK_VARIANT ? "variants" : s->kind == SK_RESOURCE ? "resources" : "records");
-	} else {
-		Diag *d = sema_error(S, DIAG_T203, e->u.method.recv->span, "method `%s` requires a class receiver, found `%s`", mname, sema_type_name(S, rt));
-		if (rt == T_STRING && (strcmp(mname, "len") == 0 || strcmp(mname, "length") == 0 || strcmp(mname, "size") == 0))
-			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
-		else if (rt == T_STRING)
-			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
-		else if (sema_method_help(S, d, e, rt))
-			;
-		else if (sema_type_is_scalar(&S->types, rt) && strcmp(mname, "to_string") == 0)
-			diag_set_help(d, rt == T_F32 ? "scalars have no methods%s" : "scalars have no methods; write %s", rt == T_USIZE ? "`string_from_usize(x)`" : rt == T_I32 ? "`string_from_i64(i64_from_i32(x))`"
-			    : rt == T_U8 ? "`string_from_i64(i64_from_u8(x))`" : rt == T_CHAR ? "`string_from_char(x)`"
-			    : rt == T_BOOL ? "`if x { \"true\" } else { \"false\" }`" : rt == T_I64 ? "`string_from_i64(x)`"
-			    : rt == T_F64 ? "`string_from_i64(i64_from_f64(x))` for its integer part (no builtin renders an `f64`)"
-			    : ", and no builtin renders or converts an `f32`: compute in `f64` to print a value");   /* qa31: each width's own */
-		else {
-			bool known = sema_builtin_find(mname) != NULL;
-			for (SymId id = 0; !known && id < S->syms.len; id++)
-				known = sema_sym(S, id)->kind == SK_FN && strcmp(sema_sym(S, id)->name, mname) == 0;
-			const Expr *rv = e->u.method.recv;
-			int n = (int)(rv->span.end - rv->span.start);
-			if (n > 40) {
-				n = 1;
-				rv = NULL;
-			}
-			if (known)
-				diag_set_help(d, "only class values have methods; call the function with the value as its argument: `%s(%.*s)`", mname, n, rv ? S->src + rv->span.start : "x");
-			else   /* `a.abs()`: no such function to call either */
-				diag_set_help(d, "only class values have methods, and no function `%s` is in scope: declare one, `fn %s(value: %s) -> …`, and call `%s(%.*s)`",
-				    mname, mname, sema_type_name(S, rt), mname, n, rv ? S->src + rv->span.start : "x");
-		}
-	}
-	for (int i = 0; i < e->u.method.nargs; i++)
-		sema_check_expr(C, e->u.method.args[i]);
-	return T_ERR;
-}
-
-static TypeId
-check_field(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	TypeId bt = sema_check_expr(C, e->u.field.base);
-	const char *f = e->u.field.name.s;
-	if (bt == T_ERR)
-		return T_ERR;
-	const TypeInfo *ti = sema_type_info(&S->types, bt);
-	if (ti->kind == TY_NOMINAL) {
-		Sym *s = sema_sym(S, (SymId)ti->decl);
-		if (s->kind == SK_RECORD || s->kind == SK_CLASS) {
-			int idx = sema_field_index(S, (SymId)ti->decl, f);
-			if (idx >= 0)
-				return sema_field_type(S, bt, idx);
-			Diag *d = sema_error(S, DIAG_T214, e->span, "record `%s` has no field `%s`", sema_type_name(S, bt), f);
-			if (s->kind == SK_CLASS && find_method(S, (SymId)ti->decl, f) >= 0) {
-				/* `c.inc` without the call: a method is no value */
-				diag_set_help(d, "`%s` is a method of `%s`, not a field: call it, `%s.%s(…)`; a method is not a value",
-				    f, s->name, e->u.field.base->kind == EXPR_NAME ? e->u.field.base->u.name.s : "value", f);
-				return T_ERR;
-			}
-			/* its fields in declaration order, the first eight */
-			Buf h = {0};
-			buf_printf(&h, "`%s` declares ", s->name);
-			if (!s->nom->nfields)
-				buf_puts(&h, "no fields");
-			for (int i = 0; i < s->nom->nfields && i < 8; i++)
-				buf_printf(&h, "%s`%s`", i ? ", " : "", s->nom->fields[i].name);
-			if (s->nom->nfields > 8)
-				buf_puts(&h, ", …");
-			diag_set_help(d, "%s", h.data);
-			buf_free(&h);
-			return T_ERR;
-		}
-	}
-	Diag *d = sema_error(S, DIAG_T214, e->span, "cannot project field `%s` from `%s`", f, sema_type_name(S, bt));
-	diag_set_help(d, "only records and classes have fields; inspect variants with `match`");
-	return T_ERR;
-}
-
-/* ==== constructions ======================================================================= */
-
-/* Checks the values of `{ f: e, … }` alone (the construction itself failed). */
-static void
-check_init_values(FnCtx *C, const FieldInit *inits, int n)
-{
-	for (int i = 0; i < n; i++)
-		sema_check_expr(C, inits[i].value);
-}
-
-/* Checks `{ f: e, … }` against the fields of a record type or variant case. */
-static void
-check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
-{
-	Sema *S = C->S;
-	const TypeInfo *ti = sema_type_info(&S->types, owner);
-	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
-	Sym *s = sema_sym(S, decl);
-	FieldSym *fields = case_index >= 0 ? s->nom->cases[case_index].fields : s->nom->fields;
-	int nfields = case_index >= 0 ? s->nom->cases[case_index].nfields : s->nom->nfields;
-	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
-	const char *cname = case_index >= 0 ? s->nom->cases[case_index].name : NULL;
-	for (int i = 0; i < n; i++) {
-		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
-		if (idx < 0 || seen[idx]) {
-			Diag *d;
-			if (cname)
-				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate payload field `%s` in `%s::%s` construction", inits[i].name.s, s->name, cname);
-			else
-				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate field `%s` in `%s` %s", inits[i].name.s, s->name, what);
-			diag_set_help(d, "name each declared field exactly once");
-			sema_check_expr(C, inits[i].value);
-			continue;
-		}
-		seen[idx] = true;
-		TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, idx) : sema_field_type(S, owner, idx);
-		TypeId got = sema_check_expr(C, inits[i].value);
-		if (!sema_type_accepts(S, want, got)) {
-			Diag *d;
-			if (cname)
-				d = sema_error(S, DIAG_T215, inits[i].value->span, "payload `%s::%s.%s` expects %s, received %s", s->name, cname,
-				    fields[idx].name, sema_type_name(S, want), sema_type_name(S, got));
-			else
-				d = sema_error(S, DIAG_T215, inits[i].value->span, "field `%s.%s` expects %s, received %s", s->name, fields[idx].name,
-				    sema_type_name(S, want), sema_type_name(S, got));
-			diag_set_help(d, "give the field a %s value", sema_type_name(S, want));
-		}
-	}
-	for (int j = 0; all_required && j < nfields; j++) {
-		if (seen[j])
-			continue;
-		Diag *d;
-		if (cname)
-			d = sema_error(S, DIAG_T213, e->span, "variant construction `%s::%s` is missing payload field `%s`", s->name, cname, fields[j].name);
-		else
-			d = sema_error(S, DIAG_T213, e->span, "record `%s` construction is missing field `%s`", s->name, fields[j].name);
-		diag_set_help(d, "add `%s: …` to the construction", fields[j].name);
-	}
-	free(seen);
-}
-
-static TypeId
-nominal_with_targs(FnCtx *C, SymId sym, Type *const *targs, int ntargs, Span span)
-{
-	Sema *S = C->S;
-	Sym *s = sema_sym(S, sym);
-	if (s->ntparams != ntargs) {
-		Diag *d = sema_error(S, DIAG_T221, span, "type `%s` expects %d type arguments, received %d", s->name, s->ntparams, ntargs);
-		if (ntargs == 0 && sym == S->sym_option)
-			diag_set_help(d, "spell the type argument at every use: `Option<i64>` in a signature and `Option<i64>::Some { value: … }` when constructing; patterns stay `Option::Some { value: v }`");
-		else if (ntargs == 0 && sym == S->sym_result)
-			diag_set_help(d, "spell both type arguments at every use: `Result<i64, bool>` in a signature and `Result<i64, bool>::Ok { value: … }` when constructing; patterns stay `Result::Ok { value: v }`");
-		else
-			diag_set_help(d, "spell the type arguments at every use, including constructors: `%s<…>`", s->name);
-		return T_ERR;
-	}
-	TypeId local[8];
-	TypeId *args = sema_resolve_targs(C, targs, ntargs, local);
-	TypeId t = sema_nominal(S, sym, args, ntargs);
-	if (args != local)
-		free(args);
-	return t;
-}
-
-static TypeId
-check_record_lit(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	const QName *q = &e->u.record.type;
-	const char *name = q->parts[q->nparts - 1].s;
-	SymId sym = q->nparts == 1 ? sema_strmap_get(&S->type_names, name) : -1;
-	if (sym < 0 && q->nparts == 1 && sema_failed_import(S, name, true)) {
-		check_init_values(C, e->u.record.inits, e->u.record.ninits);
-		return T_ERR;
-	}
-	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
-		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
-		diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
-		check_init_values(C, e->u.record.inits, e->u.record.ninits);
-		return T_ERR;
-	}
-	sema_expr_sym_set(S, e->id, sym);
-	TypeId t = nominal_with_targs(C, sym, e->u.record.targs, e->u.record.ntargs, e->span);
-	if (t == T_ERR) {
-		check_init_values(C, e->u.record.inits, e->u.record.ninits);
-		return T_ERR;
-	}
-	check_inits(C, e, e->u.record.inits, e->u.record.ninits, t, -1, "construction", true);
-	return t;
-}
-
-static TypeId
-check_variant_lit(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	const char *tname = e->u.variant.type.s, *cname = e->u.variant.case_name.s;
-	SymId sym = sema_strmap_get(&S->type_names, tname);
-	int ci = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_case_index(S, sym, cname) : -1;
-	if (sym < 0 && sema_failed_import(S, tname, true)) {
-		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
-		return T_ERR;
-	}
-	if (ci < 0) {
-		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
-		diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
-		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
-		return T_ERR;
-	}
-	sema_expr_sym_set(S, e->id, sym);
-	TypeId t = nominal_with_targs(C, sym, e->u.variant.targs, e->u.variant.ntargs, e->span);
-	if (t == T_ERR) {
-		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
-		return T_ERR;
-	}
-	check_inits(C, e, e->u.variant.inits, e->u.variant.ninits, t, ci, "construction", true);
-	return t;
-}
-
-static TypeId
-check_with(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	TypeId bt = sema_check_expr(C, e->u.with.base);
-	if (bt == T_ERR) {
-		check_init_values(C, e->u.with.inits, e->u.with.ninits);
-		return T_ERR;
-	}
-	const TypeInfo *ti = sema_type_info(&S->types, bt);
-	if (ti->kind != TY_NOMINAL || (sema_sym(S, (SymId)ti->decl)->kind != SK_RECORD && sema_sym(S, (SymId)ti->decl)->kind != SK_CLASS)) {
-		Diag *d = sema_error(S, DIAG_T215, e->u.with.base->span, "record update requires a record base, received %s", sema_type_name(S, bt));
-		diag_set_help(d, "`with` copies a record or class value with some fields replaced");
-		check_init_values(C, e->u.with.inits, e->u.with.ninits);
-		return T_ERR;
-	}
-	if (!sema_is_copy(S, bt) && e->u.with.base->kind == EXPR_CALL) {
-		/* the reference's owned-record update: a call result is no update place (literals and names are) */
-		Diag *d = sema_error(S, DIAG_O117, e->u.with.base->span, "update of owned record %s requires a named owner", sema_type_name(S, bt));
-		diag_set_help(d, "bind the value first and update the binding: `let owner = …; owner with { … }`");
-	}
-	check_inits(C, e, e->u.with.inits, e->u.with.ninits, bt, -1, "update", false);
-	return bt;
-}
-
-/* ==== `?`, super, if, closures, arrays ========================================================= */
+/* ==== `?`, if, closures, arrays ========================================================= */
 
 /* The first binding in scope (parameters included, moved or not) whose value needs release, or NULL. */
 /* The first binding in scope whose value holds a resource (T218; §0.1 lifts
@@ -1321,25 +980,6 @@ check_try(FnCtx *C, const Expr *e)
 		    from, to, to);
 	}
 	return payload;
-}
-
-static TypeId
-check_super(FnCtx *C, const Expr *e)
-{
-	Sema *S = C->S;
-	Sym *f = C->sym;
-	const char *name = e->u.super_.name.s;
-	SymId target = -1;
-	if (f->kind == SK_METHOD && strcmp(f->name, name) == 0 && sema_sym(S, f->owner)->nom->parent >= 0)
-		target = find_method(S, sema_sym(S, f->owner)->nom->parent, name);
-	if (target < 0) {
-		Diag *d = sema_error(S, DIAG_T231, e->u.super_.name.span, "`super` is only allowed inside a class-method override");
-		diag_set_help(d, "call `super.%s(…)` from a method that overrides `%s` in a subclass", name, name);
-		for (int i = 0; i < e->u.super_.nargs; i++)
-			sema_check_expr(C, e->u.super_.args[i]);
-		return T_ERR;
-	}
-	return call_method(C, e, target, sema_sym(S, sema_sym(S, target)->owner)->name, e->u.super_.args, e->u.super_.nargs, T_ERR);
 }
 
 /*
@@ -1456,13 +1096,13 @@ sema_check_expr(FnCtx *C, const Expr *e)
 	case EXPR_UNARY: t = check_unary(C, e); break;
 	case EXPR_BINARY: t = check_binary(C, e); break;
 	case EXPR_CALL: t = check_call(C, e); break;
-	case EXPR_METHOD: t = check_method(C, e); break;
-	case EXPR_FIELD: t = check_field(C, e); break;
+	case EXPR_METHOD: t = sema_check_method(C, e); break;
+	case EXPR_FIELD: t = sema_check_field(C, e); break;
 	case EXPR_TRY: t = check_try(C, e); break;
-	case EXPR_WITH: t = check_with(C, e); break;
-	case EXPR_RECORD: t = check_record_lit(C, e); break;
-	case EXPR_VARIANT: t = check_variant_lit(C, e); break;
-	case EXPR_SUPER: t = check_super(C, e); break;
+	case EXPR_WITH: t = sema_check_with(C, e); break;
+	case EXPR_RECORD: t = sema_check_record_lit(C, e); break;
+	case EXPR_VARIANT: t = sema_check_variant_lit(C, e); break;
+	case EXPR_SUPER: t = sema_check_super(C, e); break;
 	case EXPR_BLOCK: t = sema_check_block(C, e->u.block); break;
 	case EXPR_IF: t = check_if(C, e); break;
 	case EXPR_MATCH: t = sema_check_match(C, e); break;

@@ -193,11 +193,9 @@ static void
 field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId owner, int ci, const char *label)
 {
 	Sema *S = C->S;
-	const TypeInfo *ti = sema_type_info(&S->types, owner);
-	SymId decl = (SymId)ti->decl;   /* ti moves when a substitution interns a type */
-	Sym *s = sema_sym(S, decl);
-	FieldSym *fields = ci >= 0 ? s->nom->cases[ci].fields : s->nom->fields;
-	int nfields = ci >= 0 ? s->nom->cases[ci].nfields : s->nom->nfields;
+	FieldSym *fields;
+	int nfields;
+	SymId decl = sema_owner_fields(S, owner, ci, &fields, &nfields);
 	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
 	for (int i = 0; i < n; i++) {
 		int idx = sema_field_find(S, decl, ci, fps[i].name.s, true);

@@ -388,10 +388,7 @@ host_effect_meant(const char *e)
 		{ "file.read", "fs.read" }, { "file.write", "fs.write" }, { "process.stdout", "process.stdout.write" },
 		{ "stdout.write", "process.stdout.write" }, { "process.args", "process.args.read" }, { "process.stdin", "process.stdin.read" },
 	};
-	for (size_t i = 0; i < countof(alias); i++)
-		if (strcmp(e, alias[i][0]) == 0)
-			return alias[i][1];
-	return NULL;
+	return spx_word_text(alias, countof(alias), e);
 }
 
 static void

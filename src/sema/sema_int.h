@@ -5,6 +5,7 @@
  *                 type resolution (T001, T221), records/variants/classes
  *   builtins.c    the compiler-owned functions (LANGUAGE.md §5)
  *   check_expr.c  expression typing
+ *   check_nominal.c  methods, `super`, fields, constructions, `with`
  *   check_stmt.c  blocks, statements, mutation (U codes)
  *   match.c       patterns and exhaustiveness (M codes, T254–T257)
  *   effects.c     permits and uses (E codes)
@@ -108,6 +109,18 @@ void sema_record_call(FnCtx *C, SymId callee, const char *name, const char *effe
 TypeId *sema_resolve_targs(FnCtx *C, Type *const *targs, int n, TypeId *local);
 void sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, const TypeId *params,
     const char *const *pnames, int nparams, const ParamSym *ps, int base, int total);
+/* check_expr.c: remembers a generic instance with a non-scalar argument for instance checking. */
+void sema_note_instance(Sema *S, SymId f, const TypeId *targs, int n, Span call);
+/* check_nominal.c: the expression forms over declared types, from sema_check_expr's dispatch. */
+TypeId sema_check_method(FnCtx *C, const Expr *e);
+TypeId sema_check_super(FnCtx *C, const Expr *e);
+TypeId sema_check_field(FnCtx *C, const Expr *e);
+TypeId sema_check_record_lit(FnCtx *C, const Expr *e);
+TypeId sema_check_variant_lit(FnCtx *C, const Expr *e);
+TypeId sema_check_with(FnCtx *C, const Expr *e);
+/* The declared fields of owner (a record's or class's; case ci's of a variant
+ * when ci >= 0) into *fields and *nfields; the type's declaration. */
+SymId sema_owner_fields(Sema *S, TypeId owner, int ci, FieldSym **fields, int *nfields);
 TypeId sema_check_builtin_call(FnCtx *C, const Expr *e, const Builtin *b);   /* check_builtin.c */
 /* Is e a call of bytes_set/bytes_set5/bytes_set1_or…_from_slice on a named buffer (T271 applies)? */
 bool sema_bytes_write(const Expr *e);

@@ -93,4 +93,13 @@ void spx_big_release(void *p, size_t from, size_t to, bool mapped);
 #define SPX_EDIT_FAR 99
 int spx_edit_distance(const char *a, const char *b, bool transpose);
 
+/*
+ * The help tables keyed by another language's word (`Vec::new`, `uses {
+ * stdout }`, `v.push(x)`): the index of word in words[0..n), -1 when it is
+ * absent or word is NULL; the text paired with key in pairs[0..n) of
+ * {word, text}, NULL when none.
+ */
+int spx_word_index(const char *const *words, size_t n, const char *word);
+const char *spx_word_text(const char *const (*pairs)[2], size_t n, const char *key);
+
 #endif

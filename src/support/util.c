@@ -218,3 +218,21 @@ spx_edit_distance(const char *a, const char *b, bool transpose)
 	}
 	return d[n][m];
 }
+
+int
+spx_word_index(const char *const *words, size_t n, const char *word)
+{
+	for (size_t i = 0; word && i < n; i++)
+		if (strcmp(word, words[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+const char *
+spx_word_text(const char *const (*pairs)[2], size_t n, const char *key)
+{
+	for (size_t i = 0; key && i < n; i++)
+		if (strcmp(key, pairs[i][0]) == 0)
+			return pairs[i][1];
+	return NULL;
+}
