@@ -146,10 +146,7 @@ is_primitive(const char *name)
 	static const char *const prims[] = {
 		"i64", "i32", "u8", "usize", "f32", "f64", "bool", "char", "string", "str", "Bytes",
 	};
-	for (size_t i = 0; i < countof(prims); i++)
-		if (strcmp(name, prims[i]) == 0)
-			return true;
-	return false;
+	return spx_word_index(prims, countof(prims), name) >= 0;
 }
 
 /* Is t the type `i64`? */

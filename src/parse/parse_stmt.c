@@ -506,9 +506,8 @@ keyword_typo(Parser *p, const Token *t, const Token *n)
 	for (size_t i = 0; i < countof(keywords); i++)
 		if (w[0] == keywords[i][0] && strcmp(w, keywords[i]) == 0)
 			return NULL;
-	for (size_t i = 0; i < countof(known); i++)
-		if (strcmp(w, known[i]) == 0)
-			return NULL;
+	if (spx_word_index(known, countof(known), w) >= 0)
+		return NULL;
 	const char *best = NULL;
 	int nbest = 0;
 	for (size_t i = 0; i < countof(keywords); i++) {
