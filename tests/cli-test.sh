@@ -778,6 +778,11 @@ if command -v "${CC:-cc}" >/dev/null 2>&1 && (cd "$tmp/root" && "$bin" build fif
 	expect 73 "native read of a FIFO" -- timeout 10 sh -c 'cd "$1" && ./fifo-native' _ "$tmp/root"
 	has "$tmp/err" "semaprax.filesystem.v1/7" "native: a FIFO is code 7"
 fi
+# the Wasm host too (sec33: it opened the FIFO, non-blocking, before refusing it)
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	expect 73 "wasm read of a FIFO" -- timeout 20 sh -c 'cd "$1" && "$2" run --wasm fifo.spx' _ "$tmp/root" "$bin"
+	has "$tmp/err" "semaprax.filesystem.v1/7" "wasm: a FIFO is code 7"
+fi
 sleep 1
 if [ -e "$tmp/released" ]; then bad "reading a FIFO released its blocked writer"; else ok; fi
 # release the writer (a read-write open of a FIFO never blocks) and reap it

@@ -52,7 +52,8 @@ function writer(fd) {
 // (rt_fs_resolve) does it: one component at a time, a symbolic link read by
 // hand and followed only while its target stays below the root (an absolute
 // target, a `..` above the root or more than 40 links is 7); every component
-// but the last a directory, the last a regular file of at most 65,536 bytes.
+// but the last a directory, the last a regular file of at most 65,536 bytes
+// (by lstat before it is opened, and by fstat after).
 // Host errors map as there: ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR 7, else 5.
 const FILE_MAX = 65536;
 const LINKS_MAX = 40;
@@ -111,7 +112,10 @@ function resolve(pathBytes, followLast = true) {
 			at = 0;
 			continue;
 		}
-		if (last) return { path: here, dir, name: Buffer.from(name) };
+		// a read's file is a regular file, refused unopened otherwise (7): opening a
+		// FIFO, even non-blocking, releases a writer blocked on it, and opening a
+		// device can act on it (src/rt/fs.c checks with fstatat before its open)
+		if (last) return st.isFile() ? { path: here, dir, name: Buffer.from(name) } : { status: 7 };
 		if (!st.isDirectory()) return { status: 7 };
 		dir.push(Buffer.from(name));
 	}
