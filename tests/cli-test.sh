@@ -1727,6 +1727,28 @@ if [ -w /dev/full ] && command -v cc > /dev/null 2>&1; then
 	if [ "$st" -eq 1 ]; then ok; else bad "run of a command > /dev/full: exit $st, wanted 1"; fi
 	has "$tmp/err" "error[SPX-I101]: cannot write standard output" "run of a command > /dev/full: I101"
 fi
+# The Wasm lane agrees (sec33): the native line, not the host's `wasm host: ENOSPC: …`; a
+# closed stdout was reopened writable by node (a silent success, main's value); a standard
+# error that cannot be written was an uncaught exception (exit 1): the program's value here.
+if [ -w /dev/full ] && command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	echo hello | "$bin" run --wasm tests/cap/stdin_echo.spx > /dev/full 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm of a command > /dev/full: exit $st, wanted 72"; fi
+	has "$tmp/err" "SEMAPRAX runtime failure: cannot write standard output: No space left on device" "run --wasm > /dev/full: the native line"
+	echo hello | "$bin" run --wasm tests/cap/stdin_echo.spx >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm, stdout closed: exit $st, wanted 72"; fi
+	has "$tmp/err" "SEMAPRAX runtime failure: cannot write standard output: Bad file descriptor" "run --wasm, stdout closed: the native line"
+	"$bin" run --wasm examples/inventory.spx >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm of a pure program, stdout closed: exit $st, wanted 72"; fi
+	printf 'module cli.errw;\n\npermit { process.stderr.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { process.stderr.write }\n{\n    let t = "to stderr";\n    let w = stderr_write(str_as_bytes(string_as_str(t)));\n    5\n}\n' > "$tmp/errw.spx"
+	for lane in --native --wasm; do
+		"$bin" run $lane "$tmp/errw.spx" 2> /dev/full
+		st=$?
+		if [ "$st" -eq 5 ]; then ok; else bad "run $lane, stderr full: exit $st, wanted main's 5"; fi
+	done
+fi
 
 # $CC and $SEMAPRAX_NATIVE_CFLAGS reach the C compiler whole or not at all: 48
 # words of CC (a wrapper plus 47 flags) and 2 of the flags are all passed on;

@@ -129,10 +129,17 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		 * A closed stdin would be reopened as /dev/null by node (an empty
 		 * input); the other lanes' read fails (command-input.v1 code 3).  A
 		 * directory on fd 0 (open takes the lowest free descriptor) fails
-		 * node's reads the same way.
+		 * node's reads the same way.  A closed stdout or stderr would be
+		 * reopened writable, so output that goes nowhere was a success
+		 * (sec33); /dev/null opened read-only fails every write with EBADF,
+		 * as the closed descriptor fails the native lane's.  In order, so
+		 * each open takes the descriptor it fills.
 		 */
 		if (fcntl(0, F_GETFD) == -1 && errno == EBADF)
 			(void)open("/", O_RDONLY | O_DIRECTORY);
+		for (int fd = 1; fd <= 2; fd++)
+			if (fcntl(fd, F_GETFD) == -1 && errno == EBADF)
+				(void)open("/dev/null", O_RDONLY);
 		if (grow)
 			(void)setrlimit(RLIMIT_STACK, &rl);
 		execvp(argv[0], argv);

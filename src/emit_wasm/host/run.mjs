@@ -35,6 +35,26 @@ function tiers(bytes) {
 	return bytes;
 }
 
+// A write to standard output that fails ends the run as the native lane's
+// spx_settle_stdout ends it (src/emit_c/rt/core.h): `SEMAPRAX runtime failure:
+// cannot write standard output: <strerror text>`, exit 72 (run.mjs's catch
+// below).  Node names the error by its code; the text is the C library's for
+// the codes a write gives (glibc's wording), else Node's own, capitalized.
+// A failed write to standard error is dropped, as the native lane drops it
+// (its report and staged stderr are written unchecked) — it was an uncaught
+// exception, exit 1, where the other lanes exit with the program's status.
+class StdoutFailure extends Error {}
+const WRITE_ERRORS = {
+	EBADF: 'Bad file descriptor', ENOSPC: 'No space left on device', EIO: 'Input/output error',
+	EPIPE: 'Broken pipe', EFBIG: 'File too large', EDQUOT: 'Disk quota exceeded',
+	EROFS: 'Read-only file system', EACCES: 'Permission denied', EPERM: 'Operation not permitted',
+	EINVAL: 'Invalid argument', ENXIO: 'No such device or address', ECONNRESET: 'Connection reset by peer',
+};
+function writeErrorText(e) {
+	if (WRITE_ERRORS[e.code]) return WRITE_ERRORS[e.code];
+	const m = /^[A-Z0-9]+: ([^,]*)/.exec(String(e.message));
+	return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : 'a write failed';
+}
 function writer(fd) {
 	return (bytes) => {
 		let off = 0;
@@ -42,7 +62,9 @@ function writer(fd) {
 			try {
 				off += writeSync(fd, bytes, off, bytes.length - off);
 			} catch (e) {
-				if (e.code !== 'EAGAIN') throw e;
+				if (e.code === 'EAGAIN') continue;
+				if (fd !== 1) return;
+				throw new StdoutFailure(`cannot write standard output: ${writeErrorText(e)}`);
 			}
 		}
 	};
@@ -333,7 +355,9 @@ const stderr = writer(2);
 try {
 	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid, rootWhy });
 } catch (e) {
-	// a module the host cannot load or link is a lane bug: one line, status 72
-	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
+	// standard output that cannot be written (writer above), else a module the host
+	// cannot load or link, a lane bug: one line, status 72
+	const what = e instanceof StdoutFailure ? e.message : `wasm host: ${e instanceof Error ? e.message : String(e)}`;
+	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: ${what}\n`));
 	process.exitCode = 72;
 }
