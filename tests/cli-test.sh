@@ -783,6 +783,23 @@ if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
 	expect 73 "wasm read of a FIFO" -- timeout 20 sh -c 'cd "$1" && "$2" run --wasm fifo.spx' _ "$tmp/root" "$bin"
 	has "$tmp/err" "semaprax.filesystem.v1/7" "wasm: a FIFO is code 7"
 fi
+
+# `--allow-write=DIR` is DIR's own bytes in the Wasm host too (sec33): node's argv turned
+# `out\xff` into `out\u{FFFD}`, so the host checked, and wrote below, the sibling named
+# with U+FFFD's bytes, which the grant does not name (the other lanes: code 6).
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	mkdir -p "$tmp/wroot/out$(printf '\377')" "$tmp/wroot/out$(printf '\357\277\275')"
+	printf 'module cli.wsib;\n\npermit { fs.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { fs.write }\n{\n    let path = "out\357\277\275/x";\n    let v = string_as_str(path);\n    let data = "x";\n    let d = string_as_str(data);\n    i64_from_usize(file_write_new(str_as_bytes(v), 8usize, str_as_bytes(d), 1usize))\n}\n' > "$tmp/wroot/wsib.spx"
+	for lane in "" --native --wasm; do
+		(cd "$tmp/wroot" && "$bin" run $lane wsib.spx "--allow-write=out$(printf '\377')") > /dev/null 2> "$tmp/err"
+		if [ -z "$lane" ]; then
+			has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":6' "run: a write beside the granted non-UTF-8 DIR is code 6"
+		else
+			has "$tmp/err" "semaprax.filesystem.v1/6" "run $lane: a write beside the granted non-UTF-8 DIR is code 6"
+		fi
+		if [ -e "$tmp/wroot/out$(printf '\357\277\275')/x" ]; then bad "run $lane wrote beside the granted DIR"; else ok; fi
+	done
+fi
 sleep 1
 if [ -e "$tmp/released" ]; then bad "reading a FIFO released its blocked writer"; else ok; fi
 # release the writer (a read-write open of a FIFO never blocks) and reap it

@@ -177,11 +177,14 @@ let serial = 0;
 function writeFile(pathBytes, data, atomic, root) {
 	const r = resolve(pathBytes, false);
 	if (r.status) return r.status;
-	if (root) {
-		const want = root.split('/');
-		const dir = r.dir.map((d) => d.toString('latin1'));
-		const rootBytes = want.map((c) => Buffer.from(c).toString('latin1'));
-		if (dir.length < rootBytes.length || !rootBytes.every((c, i) => dir[i] === c)) return 6;
+	if (root) {   // the write root's bytes (rootValid: components without `.`, `..` or empty ones)
+		const want = [];
+		for (let s = 0, i = 0; i <= root.length; i++)
+			if (i === root.length || root[i] === 0x2f) {
+				want.push(Buffer.from(root.subarray(s, i)));
+				s = i + 1;
+			}
+		if (r.dir.length < want.length || !want.every((c, i) => c.equals(r.dir[i]))) return 6;
 	}
 	let target = r.path;
 	if (atomic) {
@@ -229,12 +232,20 @@ function writeFile(pathBytes, data, atomic, root) {
 
 // `--allow-write=DIR`: a valid relative path (src/rt/text.c's rule) whose every
 // component is a directory reached without a symbolic link (rt_fs_root_valid).
-function rootValid(dir) {
-	const parts = dir.split('/');
-	if (dir.length === 0 || dir.length > 4096 || parts.some((c) => c === '' || c === '.' || c === '..' || /[\0\\:]/.test(c))) return false;
+function rootValid(raw) {
+	const dir = Buffer.from(raw);
+	const parts = [];
+	for (let s = 0, i = 0; i <= dir.length; i++)
+		if (i === dir.length || dir[i] === 0x2f) {
+			parts.push(dir.subarray(s, i));
+			s = i + 1;
+		}
+	const bad = (c) => c.length === 0 || (c.length === 1 && c[0] === 0x2e) || (c.length === 2 && c[0] === 0x2e && c[1] === 0x2e) ||
+		c.some((b) => b === 0 || b === 0x5c || b === 0x3a);
+	if (dir.length === 0 || dir.length > 4096 || parts.some(bad)) return false;
 	for (let i = 1; i <= parts.length; i++) {
 		try {
-			if (!lstatSync(parts.slice(0, i).join('/')).isDirectory()) return false;
+			if (!lstatSync(joined(parts.slice(0, i - 1), parts[i - 1])).isDirectory()) return false;
 		} catch {
 			return false;
 		}
