@@ -800,6 +800,12 @@ if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
 		if [ -e "$tmp/wroot/out$(printf '\357\277\275')/x" ]; then bad "run $lane wrote beside the granted DIR"; else ok; fi
 	done
 fi
+# A $TMPDIR that is not UTF-8 (node reads its script's path as UTF-8 text: W101, "it must be
+# Node.js") is passed over for /tmp (sec33).
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	mkdir -p "$tmp/tmp$(printf '\377')"
+	expect 0 "run --wasm under a TMPDIR that is not UTF-8" -- env TMPDIR="$tmp/tmp$(printf '\377')" "$bin" run --wasm examples/inventory.spx
+fi
 sleep 1
 if [ -e "$tmp/released" ]; then bad "reading a FIFO released its blocked writer"; else ok; fi
 # release the writer (a read-write open of a FIFO never blocks) and reap it

@@ -14,6 +14,7 @@
 #include "emit_wasm.h"
 
 #include "../support/child.h"
+#include "../support/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +80,12 @@ node_stack(struct rlimit *rl, char *flag, size_t cap)
 WasmRunStatus
 emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg)
 {
+	/* node takes its script and module paths as UTF-8 text (other bytes become
+	 * U+FFFD, a file it cannot find: W101, "it must be Node.js"), so a
+	 * $TMPDIR that is not UTF-8 is passed over for /tmp (sec33) */
 	const char *tmp = getenv("TMPDIR");
+	if (tmp && utf8_validate((const unsigned char *)tmp, strlen(tmp)) != strlen(tmp))
+		tmp = NULL;
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/semaprax-wasm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
