@@ -1765,6 +1765,10 @@ if [ -w /dev/full ] && command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; the
 	"$bin" run --wasm examples/inventory.spx >&- 2> "$tmp/err"
 	st=$?
 	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm of a pure program, stdout closed: exit $st, wanted 72"; fi
+	# stdin closed too: the host's exec-error pipe took fd 1 and closed it at exec
+	"$bin" run --wasm examples/inventory.spx <&- >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm, stdin and stdout closed: exit $st, wanted 72"; fi
 	printf 'module cli.errw;\n\npermit { process.stderr.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { process.stderr.write }\n{\n    let t = "to stderr";\n    let w = stderr_write(str_as_bytes(string_as_str(t)));\n    5\n}\n' > "$tmp/errw.spx"
 	for lane in --native --wasm; do
 		"$bin" run $lane "$tmp/errw.spx" 2> /dev/full

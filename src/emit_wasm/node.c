@@ -131,6 +131,15 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	pid_t pid = child_start(false);   /* the terminal's group: the program may read it */
 	if (pid == 0) {
 		close(pfd[0]);
+		/* the exec-error pipe above fd 2: with stdin and stdout closed it was
+		 * fd 1, open here and closed at exec (node reopened it writable) */
+		if (pfd[1] <= 2) {
+			int hi = fcntl(pfd[1], F_DUPFD_CLOEXEC, 3);
+			if (hi >= 0) {
+				close(pfd[1]);
+				pfd[1] = hi;
+			}
+		}
 		/*
 		 * A closed stdin would be reopened as /dev/null by node (an empty
 		 * input); the other lanes' read fails (command-input.v1 code 3).  A
