@@ -778,6 +778,34 @@ if command -v "${CC:-cc}" >/dev/null 2>&1 && (cd "$tmp/root" && "$bin" build fif
 	expect 73 "native read of a FIFO" -- timeout 10 sh -c 'cd "$1" && ./fifo-native' _ "$tmp/root"
 	has "$tmp/err" "semaprax.filesystem.v1/7" "native: a FIFO is code 7"
 fi
+# the Wasm host too (sec33: it opened the FIFO, non-blocking, before refusing it)
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	expect 73 "wasm read of a FIFO" -- timeout 20 sh -c 'cd "$1" && "$2" run --wasm fifo.spx' _ "$tmp/root" "$bin"
+	has "$tmp/err" "semaprax.filesystem.v1/7" "wasm: a FIFO is code 7"
+fi
+
+# `--allow-write=DIR` is DIR's own bytes in the Wasm host too (sec33): node's argv turned
+# `out\xff` into `out\u{FFFD}`, so the host checked, and wrote below, the sibling named
+# with U+FFFD's bytes, which the grant does not name (the other lanes: code 6).
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	mkdir -p "$tmp/wroot/out$(printf '\377')" "$tmp/wroot/out$(printf '\357\277\275')"
+	printf 'module cli.wsib;\n\npermit { fs.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { fs.write }\n{\n    let path = "out\357\277\275/x";\n    let v = string_as_str(path);\n    let data = "x";\n    let d = string_as_str(data);\n    i64_from_usize(file_write_new(str_as_bytes(v), 8usize, str_as_bytes(d), 1usize))\n}\n' > "$tmp/wroot/wsib.spx"
+	for lane in "" --native --wasm; do
+		(cd "$tmp/wroot" && "$bin" run $lane wsib.spx "--allow-write=out$(printf '\377')") > /dev/null 2> "$tmp/err"
+		if [ -z "$lane" ]; then
+			has "$tmp/err" '"domain_id":"semaprax.filesystem.v1","code":6' "run: a write beside the granted non-UTF-8 DIR is code 6"
+		else
+			has "$tmp/err" "semaprax.filesystem.v1/6" "run $lane: a write beside the granted non-UTF-8 DIR is code 6"
+		fi
+		if [ -e "$tmp/wroot/out$(printf '\357\277\275')/x" ]; then bad "run $lane wrote beside the granted DIR"; else ok; fi
+	done
+fi
+# A $TMPDIR that is not UTF-8 (node reads its script's path as UTF-8 text: W101, "it must be
+# Node.js") is passed over for /tmp (sec33).
+if command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	mkdir -p "$tmp/tmp$(printf '\377')"
+	expect 0 "run --wasm under a TMPDIR that is not UTF-8" -- env TMPDIR="$tmp/tmp$(printf '\377')" "$bin" run --wasm examples/inventory.spx
+fi
 sleep 1
 if [ -e "$tmp/released" ]; then bad "reading a FIFO released its blocked writer"; else ok; fi
 # release the writer (a read-write open of a FIFO never blocks) and reap it
@@ -1721,6 +1749,32 @@ if [ -w /dev/full ] && command -v cc > /dev/null 2>&1; then
 	st=$?
 	if [ "$st" -eq 1 ]; then ok; else bad "run of a command > /dev/full: exit $st, wanted 1"; fi
 	has "$tmp/err" "error[SPX-I101]: cannot write standard output" "run of a command > /dev/full: I101"
+fi
+# The Wasm lane agrees (sec33): the native line, not the host's `wasm host: ENOSPC: …`; a
+# closed stdout was reopened writable by node (a silent success, main's value); a standard
+# error that cannot be written was an uncaught exception (exit 1): the program's value here.
+if [ -w /dev/full ] && command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	echo hello | "$bin" run --wasm tests/cap/stdin_echo.spx > /dev/full 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm of a command > /dev/full: exit $st, wanted 72"; fi
+	has "$tmp/err" "SEMAPRAX runtime failure: cannot write standard output: No space left on device" "run --wasm > /dev/full: the native line"
+	echo hello | "$bin" run --wasm tests/cap/stdin_echo.spx >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm, stdout closed: exit $st, wanted 72"; fi
+	has "$tmp/err" "SEMAPRAX runtime failure: cannot write standard output: Bad file descriptor" "run --wasm, stdout closed: the native line"
+	"$bin" run --wasm examples/inventory.spx >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm of a pure program, stdout closed: exit $st, wanted 72"; fi
+	# stdin closed too: the host's exec-error pipe took fd 1 and closed it at exec
+	"$bin" run --wasm examples/inventory.spx <&- >&- 2> "$tmp/err"
+	st=$?
+	if [ "$st" -eq 72 ]; then ok; else bad "run --wasm, stdin and stdout closed: exit $st, wanted 72"; fi
+	printf 'module cli.errw;\n\npermit { process.stderr.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { process.stderr.write }\n{\n    let t = "to stderr";\n    let w = stderr_write(str_as_bytes(string_as_str(t)));\n    5\n}\n' > "$tmp/errw.spx"
+	for lane in --native --wasm; do
+		"$bin" run $lane "$tmp/errw.spx" 2> /dev/full
+		st=$?
+		if [ "$st" -eq 5 ]; then ok; else bad "run $lane, stderr full: exit $st, wanted main's 5"; fi
+	done
 fi
 
 # $CC and $SEMAPRAX_NATIVE_CFLAGS reach the C compiler whole or not at all: 48

@@ -211,7 +211,8 @@ contract_detail_agrees() {
 						str = str (v < 32 || v == 127 ? sprintf("\\x%02x", v) : v >= 128 && v < 160 ? sprintf("\\u{%x}", v) : sprintf("%c", v))
 						continue
 					}
-					str = str (nx == "n" ? "\n" : nx == "t" ? "\t" : nx == "r" ? "\r" : nx)
+					# \n, \t, \r: control bytes too, shown as \xNN (sec33)
+					str = str (nx == "n" ? "\\x0a" : nx == "t" ? "\\x09" : nx == "r" ? "\\x0d" : nx)
 					continue
 				}
 				if (ch == "\"")

@@ -660,7 +660,13 @@ run_project(const char *manifest, const RunOptions *ro)
 			buf_free(&b);
 			const InterpFailure *f = &r.failure;
 			if (f->present) {
-				fprintf(stderr, "  contract: %s %s in %s\n", f->phase, f->clause, f->function);
+				Buf line = {0};   /* clause and id with control bytes as \xNN (cmd_test.c's detail lines) */
+				buf_printf(&line, "  contract: %s ", f->phase);
+				diag_put_visible(&line, f->clause, strlen(f->clause));
+				buf_puts(&line, " in ");
+				diag_put_visible(&line, f->function, strlen(f->function));
+				fprintf(stderr, "%s\n", line.data);
+				buf_free(&line);
 				fputs("  arguments: ", stderr);
 				for (int i = 0; i < f->nargs; i++)
 					fprintf(stderr, "%s%s = %s", i ? ", " : "", f->args[i].name, f->args[i].value);

@@ -256,7 +256,9 @@ cli_project_at_json(Buf *b, const Project *pj, const Sema *S, uint32_t at)
 static void
 detail_lines(Buf *b, const InterpFailure *fl)
 {
-	buf_printf(b, "  contract: %s %s in ", fl->phase, fl->clause);
+	buf_printf(b, "  contract: %s ", fl->phase);
+	diag_put_visible(b, fl->clause, strlen(fl->clause));   /* as the compiled lanes show it (hir_contract_head) */
+	buf_puts(b, " in ");
 	diag_put_visible(b, fl->function, strlen(fl->function));
 	buf_puts(b, "\n  arguments: ");
 	for (int i = 0; i < fl->nargs; i++)
@@ -368,7 +370,12 @@ detail_place(const Project *pj, const char *detail, const Sema **S, uint32_t *at
 					if ((f->clauses[i].kind == CLAUSE_ENSURES) != ens)
 						continue;
 					char *text = hir_clause_text(H->S, f, seen++, ens);
-					if (strcmp(text, clause) == 0) {
+					Buf vis = {0};   /* the clause as the lane shows it: control bytes as \xNN */
+					diag_put_visible(&vis, text, strlen(text));
+					buf_putc(&vis, '\0');
+					bool same = strcmp(vis.data, clause) == 0;
+					buf_free(&vis);
+					if (same) {
 						*S = H->S;
 						*at = f->clauses[i].span.start;
 						found = true;

@@ -14,6 +14,7 @@
 #include "emit_wasm.h"
 
 #include "../support/child.h"
+#include "../support/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -79,7 +80,12 @@ node_stack(struct rlimit *rl, char *flag, size_t cap)
 WasmRunStatus
 emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg)
 {
+	/* node takes its script and module paths as UTF-8 text (other bytes become
+	 * U+FFFD, a file it cannot find: W101, "it must be Node.js"), so a
+	 * $TMPDIR that is not UTF-8 is passed over for /tmp (sec33) */
 	const char *tmp = getenv("TMPDIR");
+	if (tmp && utf8_validate((const unsigned char *)tmp, strlen(tmp)) != strlen(tmp))
+		tmp = NULL;
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/semaprax-wasm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
@@ -125,14 +131,30 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 	pid_t pid = child_start(false);   /* the terminal's group: the program may read it */
 	if (pid == 0) {
 		close(pfd[0]);
+		/* the exec-error pipe above fd 2: with stdin and stdout closed it was
+		 * fd 1, open here and closed at exec (node reopened it writable) */
+		if (pfd[1] <= 2) {
+			int hi = fcntl(pfd[1], F_DUPFD_CLOEXEC, 3);
+			if (hi >= 0) {
+				close(pfd[1]);
+				pfd[1] = hi;
+			}
+		}
 		/*
 		 * A closed stdin would be reopened as /dev/null by node (an empty
 		 * input); the other lanes' read fails (command-input.v1 code 3).  A
 		 * directory on fd 0 (open takes the lowest free descriptor) fails
-		 * node's reads the same way.
+		 * node's reads the same way.  A closed stdout or stderr would be
+		 * reopened writable, so output that goes nowhere was a success
+		 * (sec33); /dev/null opened read-only fails every write with EBADF,
+		 * as the closed descriptor fails the native lane's.  In order, so
+		 * each open takes the descriptor it fills.
 		 */
 		if (fcntl(0, F_GETFD) == -1 && errno == EBADF)
 			(void)open("/", O_RDONLY | O_DIRECTORY);
+		for (int fd = 1; fd <= 2; fd++)
+			if (fcntl(fd, F_GETFD) == -1 && errno == EBADF)
+				(void)open("/dev/null", O_RDONLY);
 		if (grow)
 			(void)setrlimit(RLIMIT_STACK, &rl);
 		execvp(argv[0], argv);

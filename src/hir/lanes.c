@@ -139,15 +139,20 @@ char *
 hir_contract_head(const Sema *S, const HirFunc *f, int i, bool ensures)
 {
 	const char *phase = ensures ? "ensures" : "requires";
-	char *clause = hir_clause_text(S, f, i, ensures);
-	/* the id as the interpreter's detail shows it: control bytes as \xNN */
-	Buf rid = {0};
+	char *text = hir_clause_text(S, f, i, ensures);
+	/* the id and the clause as the interpreter's detail shows them: control
+	 * bytes as \xNN (a clause's string literal may hold a raw escape sequence,
+	 * which reached the terminal from stderr: sec33) */
+	Buf rid = {0}, clause = {0};
 	diag_put_visible(&rid, f->report_id, strlen(f->report_id));
+	diag_put_visible(&clause, text, strlen(text));
+	buf_putc(&clause, '\0');
 	Buf b = {0};
 	buf_printf(&b, "SEMAPRAX contract failure: %s in %s: %s\n  contract: %s %s in %s\n  arguments: ", phase,
-		   f->name, clause, phase, clause, rid.data);
+		   f->name, clause.data, phase, clause.data, rid.data);
 	buf_free(&rid);
-	free(clause);
+	buf_free(&clause);
+	free(text);
 	return buf_take(&b);
 }
 

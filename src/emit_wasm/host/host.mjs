@@ -13,7 +13,7 @@
 // { status: 3 }; absent: empty), environ() (optional, for
 // process.environment.read: the entries `NAME=value` as Uint8Arrays, the
 // process's own bytes; absent: none), writeFile(pathBytes, data, atomic,
-// root) and rootValid(dir) (optional, for fs.write: the status of a write
+// rootBytes) and rootValid(dirBytes) (optional, for fs.write: the status of a write
 // confined below the working directory and the write root; whether
 // `--allow-write=DIR` names a directory below it reached without links),
 // rootWhy(dirBytes) (optional: why a refused DIR, a valid path, breaks that
@@ -159,7 +159,7 @@ function inputImports(spx, grants, io, rt, memory, at) {
 		let written = 0;
 		spx.file_write = (p, n, d, dn, atomic) => {
 			const path = at(p, n);
-			const root = io.writeRoot ? encoder.encode(io.writeRoot) : null;
+			const root = io.writeRoot || null;
 			if (root && !(path.length > root.length && root.every((b, i) => path[i] === b) && path[root.length] === 0x2f)) return 6;
 			written += dn >>> 0;
 			if (written > WRITE_BUDGET) return 4;
@@ -207,13 +207,14 @@ export async function runModule(bytes, io) {
 			return 2;
 		}
 		if (g !== '--allow-write') {
-			const dir = g.slice(14);
-			if (!io.rootValid || !io.rootValid(dir)) {
-				const raw = io.argBytes && io.argBytes.length === io.args.length ? io.argBytes[0].slice(14) : encoder.encode(dir);
+			// DIR's own bytes: node's argv replaces bytes that are not UTF-8 with U+FFFD,
+			// which would check (and write below) another directory than the one granted
+			const raw = io.argBytes && io.argBytes.length === io.args.length ? io.argBytes[0].slice(14) : encoder.encode(g.slice(14));
+			if (!io.rootValid || !io.rootValid(raw)) {
 				io.stderr(concat([rootRefusal(rt.exports, memory, io, raw), encoder.encode(fhint)]));
 				return 2;
 			}
-			io = { ...io, writeRoot: dir };
+			io = { ...io, writeRoot: raw };
 		}
 		given = given.slice(given.length > 1 && given[1] === '--' ? 2 : 1);
 	}

@@ -35,6 +35,26 @@ function tiers(bytes) {
 	return bytes;
 }
 
+// A write to standard output that fails ends the run as the native lane's
+// spx_settle_stdout ends it (src/emit_c/rt/core.h): `SEMAPRAX runtime failure:
+// cannot write standard output: <strerror text>`, exit 72 (run.mjs's catch
+// below).  Node names the error by its code; the text is the C library's for
+// the codes a write gives (glibc's wording), else Node's own, capitalized.
+// A failed write to standard error is dropped, as the native lane drops it
+// (its report and staged stderr are written unchecked) — it was an uncaught
+// exception, exit 1, where the other lanes exit with the program's status.
+class StdoutFailure extends Error {}
+const WRITE_ERRORS = {
+	EBADF: 'Bad file descriptor', ENOSPC: 'No space left on device', EIO: 'Input/output error',
+	EPIPE: 'Broken pipe', EFBIG: 'File too large', EDQUOT: 'Disk quota exceeded',
+	EROFS: 'Read-only file system', EACCES: 'Permission denied', EPERM: 'Operation not permitted',
+	EINVAL: 'Invalid argument', ENXIO: 'No such device or address', ECONNRESET: 'Connection reset by peer',
+};
+function writeErrorText(e) {
+	if (WRITE_ERRORS[e.code]) return WRITE_ERRORS[e.code];
+	const m = /^[A-Z0-9]+: ([^,]*)/.exec(String(e.message));
+	return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : 'a write failed';
+}
 function writer(fd) {
 	return (bytes) => {
 		let off = 0;
@@ -42,7 +62,9 @@ function writer(fd) {
 			try {
 				off += writeSync(fd, bytes, off, bytes.length - off);
 			} catch (e) {
-				if (e.code !== 'EAGAIN') throw e;
+				if (e.code === 'EAGAIN') continue;
+				if (fd !== 1) return;
+				throw new StdoutFailure(`cannot write standard output: ${writeErrorText(e)}`);
 			}
 		}
 	};
@@ -52,7 +74,8 @@ function writer(fd) {
 // (rt_fs_resolve) does it: one component at a time, a symbolic link read by
 // hand and followed only while its target stays below the root (an absolute
 // target, a `..` above the root or more than 40 links is 7); every component
-// but the last a directory, the last a regular file of at most 65,536 bytes.
+// but the last a directory, the last a regular file of at most 65,536 bytes
+// (by lstat before it is opened, and by fstat after).
 // Host errors map as there: ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR 7, else 5.
 const FILE_MAX = 65536;
 const LINKS_MAX = 40;
@@ -111,7 +134,10 @@ function resolve(pathBytes, followLast = true) {
 			at = 0;
 			continue;
 		}
-		if (last) return { path: here, dir, name: Buffer.from(name) };
+		// a read's file is a regular file, refused unopened otherwise (7): opening a
+		// FIFO, even non-blocking, releases a writer blocked on it, and opening a
+		// device can act on it (src/rt/fs.c checks with fstatat before its open)
+		if (last) return st.isFile() ? { path: here, dir, name: Buffer.from(name) } : { status: 7 };
 		if (!st.isDirectory()) return { status: 7 };
 		dir.push(Buffer.from(name));
 	}
@@ -151,11 +177,14 @@ let serial = 0;
 function writeFile(pathBytes, data, atomic, root) {
 	const r = resolve(pathBytes, false);
 	if (r.status) return r.status;
-	if (root) {
-		const want = root.split('/');
-		const dir = r.dir.map((d) => d.toString('latin1'));
-		const rootBytes = want.map((c) => Buffer.from(c).toString('latin1'));
-		if (dir.length < rootBytes.length || !rootBytes.every((c, i) => dir[i] === c)) return 6;
+	if (root) {   // the write root's bytes (rootValid: components without `.`, `..` or empty ones)
+		const want = [];
+		for (let s = 0, i = 0; i <= root.length; i++)
+			if (i === root.length || root[i] === 0x2f) {
+				want.push(Buffer.from(root.subarray(s, i)));
+				s = i + 1;
+			}
+		if (r.dir.length < want.length || !want.every((c, i) => c.equals(r.dir[i]))) return 6;
 	}
 	let target = r.path;
 	if (atomic) {
@@ -203,12 +232,20 @@ function writeFile(pathBytes, data, atomic, root) {
 
 // `--allow-write=DIR`: a valid relative path (src/rt/text.c's rule) whose every
 // component is a directory reached without a symbolic link (rt_fs_root_valid).
-function rootValid(dir) {
-	const parts = dir.split('/');
-	if (dir.length === 0 || dir.length > 4096 || parts.some((c) => c === '' || c === '.' || c === '..' || /[\0\\:]/.test(c))) return false;
+function rootValid(raw) {
+	const dir = Buffer.from(raw);
+	const parts = [];
+	for (let s = 0, i = 0; i <= dir.length; i++)
+		if (i === dir.length || dir[i] === 0x2f) {
+			parts.push(dir.subarray(s, i));
+			s = i + 1;
+		}
+	const bad = (c) => c.length === 0 || (c.length === 1 && c[0] === 0x2e) || (c.length === 2 && c[0] === 0x2e && c[1] === 0x2e) ||
+		c.some((b) => b === 0 || b === 0x5c || b === 0x3a);
+	if (dir.length === 0 || dir.length > 4096 || parts.some(bad)) return false;
 	for (let i = 1; i <= parts.length; i++) {
 		try {
-			if (!lstatSync(parts.slice(0, i).join('/')).isDirectory()) return false;
+			if (!lstatSync(joined(parts.slice(0, i - 1), parts[i - 1])).isDirectory()) return false;
 		} catch {
 			return false;
 		}
@@ -329,7 +366,9 @@ const stderr = writer(2);
 try {
 	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid, rootWhy });
 } catch (e) {
-	// a module the host cannot load or link is a lane bug: one line, status 72
-	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: wasm host: ${e instanceof Error ? e.message : String(e)}\n`));
+	// standard output that cannot be written (writer above), else a module the host
+	// cannot load or link, a lane bug: one line, status 72
+	const what = e instanceof StdoutFailure ? e.message : `wasm host: ${e instanceof Error ? e.message : String(e)}`;
+	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: ${what}\n`));
 	process.exitCode = 72;
 }
