@@ -1777,6 +1777,28 @@ if [ -w /dev/full ] && command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; the
 	done
 fi
 
+# Standard output a pipe whose reader has left (`run … | head`): every lane ends
+# by SIGPIPE without a word, as the interpreter and a built executable do.  The
+# native lane printed "SEMAPRAX native program terminated by signal 13" (exit 1),
+# the Wasm lane "cannot write standard output: Broken pipe" (72, node ignores
+# SIGPIPE); neither leaves its temporary directory behind.
+if command -v cc > /dev/null 2>&1 && command -v "${SEMAPRAX_NODE:-node}" > /dev/null 2>&1; then
+	mkdir -p "$tmp/pipe-tmp"
+	"$bin" build examples/inventory.spx -o "$tmp/inv-pipe" > /dev/null 2>&1
+	for how in "run" "run --native" "run --wasm" "built"; do
+		if [ "$how" = built ]; then set -- "$tmp/inv-pipe"; else set -- "$bin" $how examples/inventory.spx; fi
+		got=$(TMPDIR="$tmp/pipe-tmp" python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=subprocess.PIPE)
+print(p.returncode, repr(p.stderr.decode()))
+' "$@")
+		if [ "$got" = "-13 ''" ]; then ok; else bad "$how into a pipe with no reader: $got, wanted SIGPIPE and no output"; fi
+	done
+	if [ -z "$(ls -A "$tmp/pipe-tmp")" ]; then ok; else bad "a pipe with no reader: $(ls -A "$tmp/pipe-tmp") left in TMPDIR"; fi
+fi
+
 # $CC and $SEMAPRAX_NATIVE_CFLAGS reach the C compiler whole or not at all: 48
 # words of CC (a wrapper plus 47 flags) and 2 of the flags are all passed on;
 # one more is B101, where the 49th word used to be dropped without a word.

@@ -14,6 +14,11 @@
 #include <stdio.h>
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+/* A command's result (never an exit status) when a lane's program ended by
+ * SIGPIPE, its output's reader gone: main() then ends semaprax by SIGPIPE
+ * too, silently, as the interpreter and a built executable end (after the
+ * command has removed its temporary files). */
+enum { EXIT_BY_SIGPIPE = 256 + 13 };
 
 /* Prints "<msg>\nhint: run `semaprax help <cmd>` for usage" on stderr; returns 2. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,6 +140,8 @@ cli_program_argv(char *head, const char *grant, bool fs_write, char **args, int 
 int
 cli_child_status(int st, const char *who)
 {
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE)
+		return EXIT_BY_SIGPIPE;   /* its output's reader left: we end so too (main.c) */
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	fprintf(stderr, "SEMAPRAX %s terminated by signal %d\n", who, WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -218,6 +221,8 @@ cli_wasm_run(Session *L, const HirGrants *host, char **args, int nargs)
 	}
 	if (ok && r == WASM_RUN_OK)
 		status = cli_child_status(st, "wasm host");
+	else if (ok && r == WASM_RUN_PIPE_CLOSED)
+		status = EXIT_BY_SIGPIPE;
 	buf_free(&msg);
 	buf_free(&mod);
 	return status;

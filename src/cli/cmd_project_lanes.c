@@ -109,7 +109,8 @@ cli_project_wasm_web(Project *pj, const HirGrants *host, ModuleId entry, int mai
 }
 
 /* Runs a module under node (stdio inherited) with the arguments; its exit
- * status, or -1 after W101/I101 into the project's diagnostics. */
+ * status, -2 when it wrote to a pipe whose reader had left (the native lane's
+ * SIGPIPE), or -1 after W101/I101 into the project's diagnostics. */
 static int
 wasm_exec(Project *pj, const Buf *mod, char **args, int nargs)
 {
@@ -122,7 +123,7 @@ wasm_exec(Project *pj, const Buf *mod, char **args, int nargs)
 	else if (r == WASM_RUN_IO)
 		diag_report(&pj->diags, DIAG_I101, NULL, "%s", msg.data ? msg.data : "");
 	buf_free(&msg);
-	return r == WASM_RUN_OK ? st : -1;
+	return r == WASM_RUN_OK ? st : r == WASM_RUN_PIPE_CLOSED ? -2 : -1;
 }
 
 /* The entry module's `main` as the one entry function; false (F102) without it. */
@@ -173,6 +174,8 @@ cli_project_run_native(const char *manifest, bool wasm, const char *grant, bool 
 		project_emit_diags(&pj, false);
 		if (st >= 0)
 			status = cli_child_status(st, "wasm host");
+		else if (st == -2)
+			status = EXIT_BY_SIGPIPE;
 		buf_free(&mod);
 		project_free(&pj);
 		return status;
@@ -378,6 +381,8 @@ wasm_body(void *ctx)
 	Buf msg = {0};
 	char *argv[] = {b->grant, NULL};
 	WasmRunStatus r = emitw_node_run(b->mod, argv, b->grant ? 1 : 0, &st, &msg);
+	if (r == WASM_RUN_PIPE_CLOSED)
+		_exit(128 + 13);   /* as the native program, ended by SIGPIPE */
 	if (r != WASM_RUN_OK) {
 		fprintf(stderr, "SEMAPRAX wasm host: %s\n", msg.data ? msg.data : "");
 		_exit(125);

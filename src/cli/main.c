@@ -5,6 +5,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -595,5 +596,15 @@ dispatch(int argc, char **argv)
 int
 main(int argc, char **argv)
 {
-	return stdout_settle(dispatch(argc, argv));
+	int st = stdout_settle(dispatch(argc, argv));
+	if (st == EXIT_BY_SIGPIPE) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGPIPE);
+		signal(SIGPIPE, SIG_DFL);
+		sigprocmask(SIG_UNBLOCK, &set, NULL);
+		raise(SIGPIPE);
+		st = 128 + SIGPIPE;   /* as a shell reports the signal, should it not end us */
+	}
+	return st;
 }

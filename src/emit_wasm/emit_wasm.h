@@ -63,7 +63,10 @@ bool emit_wasm(HirModule *H, const WasmOptions *o, Buf *out, DiagSink *diags);
 bool emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry, const int *funcs, int nfuncs, int which,
     const WasmOptions *o, Buf *out, DiagSink *const *diags);
 
-typedef enum WasmRunStatus { WASM_RUN_OK, WASM_RUN_NO_NODE, WASM_RUN_IO } WasmRunStatus;
+/* WASM_RUN_PIPE_CLOSED: the program wrote to a pipe whose reader had left
+ * (run.mjs left `stdout-closed`); the native lane's program ends by SIGPIPE
+ * there, and node ignores that signal. */
+typedef enum WasmRunStatus { WASM_RUN_OK, WASM_RUN_NO_NODE, WASM_RUN_IO, WASM_RUN_PIPE_CLOSED } WasmRunStatus;
 
 /*
  * Writes the module and the host into a fresh private temporary directory,

@@ -50,7 +50,7 @@ write_file(const char *dir, const char *name, const void *data, size_t len)
 static void
 remove_dir(const char *dir)
 {
-	const char *names[] = { "program.wasm", "host.mjs", "run.mjs", "unstarted" };
+	const char *names[] = { "program.wasm", "host.mjs", "run.mjs", "unstarted", "stdout-closed" };
 	char p[4200];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(p, sizeof p, "%s/%s", dir, names[i]);
@@ -177,8 +177,9 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 		while ((got = read(pfd[0], &exec_errno, sizeof exec_errno)) < 0 && errno == EINTR)
 			;
 		*wstatus = child_wait(pid);
-		char unstartedp[4200];
+		char unstartedp[4200], closedp[4200];
 		snprintf(unstartedp, sizeof unstartedp, "%s/unstarted", dir);
+		snprintf(closedp, sizeof closedp, "%s/stdout-closed", dir);
 		if (got == (ssize_t)sizeof exec_errno) {
 			buf_printf(msg, "cannot start `%s`: %s", node, strerror(exec_errno));
 			r = WASM_RUN_NO_NODE;
@@ -192,6 +193,8 @@ emitw_node_run(const Buf *module, char **args, int nargs, int *wstatus, Buf *msg
 				buf_printf(msg, "exited with status %d", WIFEXITED(w) ? WEXITSTATUS(w) : -1);
 			buf_printf(msg, " without running the Wasm host (run.mjs); it must be Node.js");
 			r = WASM_RUN_NO_NODE;
+		} else if (access(closedp, F_OK) == 0) {
+			r = WASM_RUN_PIPE_CLOSED;   /* run.mjs met EPIPE: the native program ends by SIGPIPE there */
 		}
 	}
 	close(pfd[0]);

@@ -44,6 +44,13 @@ function tiers(bytes) {
 // (its report and staged stderr are written unchecked) — it was an uncaught
 // exception, exit 1, where the other lanes exit with the program's status.
 class StdoutFailure extends Error {}
+// A write to a pipe whose reader has left (EPIPE, on standard output or
+// error): the native program and the interpreter end by SIGPIPE there,
+// silently.  Node ignores the signal, so the host ends at once without a
+// word, and under `run --wasm` leaves `stdout-closed` beside itself, from
+// which `semaprax` ends by SIGPIPE too (src/emit_wasm/node.c); run by hand,
+// it exits 141 (128 + SIGPIPE), as a shell reports the signal.
+class PipeClosed extends Error {}
 const WRITE_ERRORS = {
 	EBADF: 'Bad file descriptor', ENOSPC: 'No space left on device', EIO: 'Input/output error',
 	EPIPE: 'Broken pipe', EFBIG: 'File too large', EDQUOT: 'Disk quota exceeded',
@@ -63,6 +70,7 @@ function writer(fd) {
 				off += writeSync(fd, bytes, off, bytes.length - off);
 			} catch (e) {
 				if (e.code === 'EAGAIN') continue;
+				if (e.code === 'EPIPE') throw new PipeClosed();
 				if (fd !== 1) return;
 				throw new StdoutFailure(`cannot write standard output: ${writeErrorText(e)}`);
 			}
@@ -357,8 +365,10 @@ function argBytes() {
 // beside it, and a $SEMAPRAX_NODE that exits without removing it is SPX-W101,
 // not the program's status (qa31).  Elsewhere (the source tree) there is no
 // such file and nothing is written.
+let underRun = false;
 try {
 	unlinkSync(new URL('./unstarted', import.meta.url));
+	underRun = true;
 } catch {
 	// not run by `run --wasm`
 }
@@ -366,6 +376,10 @@ const stderr = writer(2);
 try {
 	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid, rootWhy });
 } catch (e) {
+	if (e instanceof PipeClosed) {
+		if (underRun) appendFileSync(new URL('./stdout-closed', import.meta.url), '');
+		process.exit(141);
+	}
 	// standard output that cannot be written (writer above), else a module the host
 	// cannot load or link, a lane bug: one line, status 72
 	const what = e instanceof StdoutFailure ? e.message : `wasm host: ${e instanceof Error ? e.message : String(e)}`;
