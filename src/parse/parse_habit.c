@@ -219,3 +219,35 @@ parse_effect_set_help(Parser *p, Diag *d, const Token *t)
 		diag_set_help(d, "write the effects in braces, separated by commas: `%.*s { process.stdout.write }`",
 		    (int)(kw->span.end - kw->span.start), p->src + kw->span.start);
 }
+
+/*
+ * After an operand where a binary operator or the expression's end may come
+ * (qa33, LANGUAGE.md §1.3, §6): a lone `|` is P002 "did you mean `||`?",
+ * the reference lexer's text for it (our `|` token only separates or-pattern
+ * alternatives).  Before, it fell through to the enclosing construct's P106
+ * ("expected `;` after local binding"), whose help did not name `||`.
+ */
+void
+parse_operand_habit(Parser *p)
+{
+	Token *t = parse_peek(p);
+	if (p->panic || t->kind != TOK_PIPE)
+		return;
+	Diag *d = parse_error_at(p, t, DIAG_P002, "unexpected `|`; did you mean `||`?");
+	diag_set_help(d, "logical or is `||`; there are no bitwise operators (`|` only separates or-pattern alternatives)");
+}
+
+/*
+ * A P106 "expected …" at `=>` right after a name or `)` outside a match
+ * guard: the JS arrow-function habit `x => x + 1` (LANGUAGE.md §1.2).  The
+ * code and first line stay the reference's (§0.2, syntax/habits/
+ * js_arrow_closure); the help names our closure form.  True when it applies.
+ */
+bool
+parse_arrow_closure_help(Parser *p, Diag *d, const Token *t, const Token *prev)
+{
+	if (t->kind != TOK_FATARROW || p->in_guard || (prev->kind != TOK_IDENT && prev->kind != TOK_RPAREN))
+		return false;
+	diag_set_help(d, "there are no arrow functions; an anonymous function is `fn(x: i64) -> i64 { x + 1 }`, with parameter and result types");
+	return true;
+}
