@@ -251,3 +251,21 @@ parse_arrow_closure_help(Parser *p, Diag *d, const Token *t, const Token *prev)
 	diag_set_help(d, "there are no arrow functions; an anonymous function is `fn(x: i64) -> i64 { x + 1 }`, with parameter and result types");
 	return true;
 }
+
+/*
+ * `if c { 1 } else { 2 };` followed by more statements (qa33): a valued
+ * `if … else …` then `;` is an expression statement (P106, as the
+ * reference), but the same `if` without the `;` is a statement `if` whose
+ * branch values are discarded (LANGUAGE.md §0.3).  So the help and the fix
+ * delete the `;`, which the generic help ("discard an intermediate call with
+ * `let _ = …;`") did not say.  True when e is such an `if`.
+ */
+bool
+parse_if_semicolon_help(Diag *d, const Expr *e, const Token *semi)
+{
+	if (e->kind != EXPR_IF)
+		return false;
+	diag_set_help(d, "delete the `;` after the `if`: followed by more statements, an `if … else …` is a statement and its branch values are discarded; to keep the value, bind it: `let name = if … else …;`");
+	diag_add_fix(d, semi->span.start, semi->span.end, "");
+	return true;
+}
