@@ -531,8 +531,8 @@ check_unary(FnCtx *C, const Expr *e)
 	if (t == T_I64 || t == T_I32 || t == T_F32 || t == T_F64)
 		return t;
 	Diag *d = sema_error(S, DIAG_T206, e->span, "unary operator expects i64, received %s", sema_type_name(S, t));
-	diag_set_help(d, "`-` negates signed integers and floats; `u8` and `usize` have no negation");
-	return T_I64;
+	diag_set_help(d, t == T_BOOL ? "`-` negates signed integers and floats; a bool is negated with `!`, as in `!done`" : "`-` negates signed integers and floats; `u8` and `usize` have no negation");
+	return T_ERR;   /* reported: no follow-on error from a guessed type (qa33) */
 }
 
 /* ==== calls ========================================================================== */
