@@ -238,18 +238,32 @@ parse_operand_habit(Parser *p)
 }
 
 /*
- * A P106 "expected …" at `=>` right after a name or `)` outside a match
- * guard: the JS arrow-function habit `x => x + 1` (LANGUAGE.md §1.2).  The
- * code and first line stay the reference's (§0.2, syntax/habits/
- * js_arrow_closure); the help names our closure form.  True when it applies.
+ * Help for a P106 "expected …" at t (prev the token before it) that other
+ * languages' habits explain (qa33).  The code and first line stay the
+ * reference's (§0.2); only the help changes.  True when one applied.
+ *  - `x => x + 1` (`=>` right after a name or `)`, outside a match guard):
+ *    the JS arrow function (LANGUAGE.md §1.2; syntax/habits/js_arrow_closure);
+ *  - `if P { x: 1 }.x == 1 { … }`: a record literal in a condition, where
+ *    record literals are off, so `{` opened the body and `x:` broke it
+ *    (LANGUAGE.md §1.5: wrap the literal in parentheses).
  */
 bool
-parse_arrow_closure_help(Parser *p, Diag *d, const Token *t, const Token *prev)
+parse_expected_habit(Parser *p, Diag *d, const Token *t, const Token *prev)
 {
-	if (t->kind != TOK_FATARROW || p->in_guard || (prev->kind != TOK_IDENT && prev->kind != TOK_RPAREN))
-		return false;
-	diag_set_help(d, "there are no arrow functions; an anonymous function is `fn(x: i64) -> i64 { x + 1 }`, with parameter and result types");
-	return true;
+	if (t->kind == TOK_FATARROW && !p->in_guard && (prev->kind == TOK_IDENT || prev->kind == TOK_RPAREN)) {
+		diag_set_help(d, "there are no arrow functions; an anonymous function is `fn(x: i64) -> i64 { x + 1 }`, with parameter and result types");
+		return true;
+	}
+	/* `Name {` `field` `:` with `Name` capitalized and not a type annotation or result type */
+	if (t->kind == TOK_COLON && prev->kind == TOK_IDENT && prev >= p->toks + 3 && prev[-1].kind == TOK_LBRACE &&
+	    prev[-2].kind == TOK_IDENT && p->src[prev[-2].span.start] >= 'A' && p->src[prev[-2].span.start] <= 'Z' &&
+	    prev[-3].kind != TOK_ARROW && prev[-3].kind != TOK_COLON) {
+		diag_set_help(d, "a condition (`if`, `while`, `match`, a contract) takes no bare record literal, so this `{` opened the body: wrap the literal in parentheses, `(%.*s { %.*s: … })`",
+		    (int)(prev[-2].span.end - prev[-2].span.start), p->src + prev[-2].span.start,
+		    (int)(prev->span.end - prev->span.start), p->src + prev->span.start);
+		return true;
+	}
+	return false;
 }
 
 /*
