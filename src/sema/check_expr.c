@@ -1273,7 +1273,7 @@ check_try(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
 		diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
 	}
-	if (C->in_contract)
+	if (C->in_contract || sema_closure_try(C, e))
 		return T_ERR;
 	const TypeInfo *ti = sema_type_info(&S->types, t);
 	bool is_result = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_result;

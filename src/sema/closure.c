@@ -30,6 +30,21 @@ sema_closure_effect(FnCtx *C, SymId callee, const char *name, const char *effect
 	return true;
 }
 
+/* `e?` inside a closure body (qa33): §4.13 "`?` and effects are not allowed
+ * in callable targets".  Unrefused, the `?` was checked against the enclosing
+ * function's result, so in `fn(x: i64) -> i64 { parse(s)? }` inside a function
+ * returning Option the lanes disagreed (the interpreter and Wasm returned 0
+ * from the closure, the C projection failed to compile).  True when reported. */
+bool
+sema_closure_try(FnCtx *C, const Expr *e)
+{
+	if (!C->closure_depth)
+		return false;
+	Diag *d = sema_error(C->S, DIAG_T218, e->span, "`?` is not allowed in a closure body");
+	diag_set_help(d, "a closure cannot return early: `match` the value inside it, or move the code into a named function returning `Option<…>` or `Result<…>`");
+	return true;
+}
+
 TypeId
 sema_check_closure(FnCtx *C, const Expr *e)
 {
