@@ -45,6 +45,25 @@ sema_closure_try(FnCtx *C, const Expr *e)
 	return true;
 }
 
+/* `super.m(…)` inside a closure body (qa33): `super` stands for the method's
+ * `self` upcast, which a closure would have to capture implicitly; §4.6 allows
+ * it "only inside an overriding method" (T231).  Unrefused, the lanes
+ * disagreed: the interpreter stopped at "field access on an unsupported
+ * value", the C projection failed to compile and Wasm returned a wrong value.
+ * True when reported (the arguments are checked too). */
+bool
+sema_closure_super(FnCtx *C, const Expr *e)
+{
+	if (!C->closure_depth)
+		return false;
+	const char *name = e->u.super_.name.s;
+	Diag *d = sema_error(C->S, DIAG_T231, e->u.super_.name.span, "`super` is not allowed in a closure body");
+	diag_set_help(d, "call `super.%s(…)` in the method body, bind its result with `let`, and use that binding in the closure", name);
+	for (int i = 0; i < e->u.super_.nargs; i++)
+		sema_check_expr(C, e->u.super_.args[i]);
+	return true;
+}
+
 TypeId
 sema_check_closure(FnCtx *C, const Expr *e)
 {
