@@ -64,6 +64,24 @@ sema_closure_super(FnCtx *C, const Expr *e)
 	return true;
 }
 
+/* An assignment `c = …;` or `c.f = …;` inside a closure body whose target is
+ * a capture (qa33): §4.13 captures by value at construction and lets a body
+ * mutate "its own locals" only.  Unrefused, the store changed the call's
+ * private copy, so `c = c + k` in a counter closure left the outer `c`, and
+ * the next call's start, unchanged in every lane: a silent no-op.  U101, as
+ * for the other immutable bindings (parameters, pattern bindings); true when
+ * reported. */
+bool
+sema_closure_assign(FnCtx *C, const Local *l, Span target)
+{
+	if (!C->closure_depth || !C->closure_floor || l >= C->locals.items + C->closure_floor)
+		return false;
+	Diag *d = sema_error(C->S, DIAG_U101, target, "cannot assign to `%s` in a closure: it is a capture, a copy taken when the closure was built", l->name);
+	diag_set_help(d, "a closure cannot change its captures or the outer `%s`: return the new value and assign it outside (`%s = f(…);`), or copy it into a local of the closure (`let mut %s_here = %s;`)",
+	    l->name, l->name, l->name, l->name);
+	return true;
+}
+
 TypeId
 sema_check_closure(FnCtx *C, const Expr *e)
 {
