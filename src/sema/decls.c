@@ -657,10 +657,15 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	                      * earlier pair made `<T, T, …>` quadratic in diagnostics) */
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
-		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
+		/* a reserved word (`result`, `let`, …) is invalid, as in the reference (qa33) */
+		bool word = !sema_source_identifier(s->tparams[i]);
+		if (word || !sema_strmap_put(&seen, s->tparams[i], i)) {
 			Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
 			    s->tparams[i], s->name);
-			diag_set_help(dg, "give each type parameter its own name");
+			if (word)
+				diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", s->tparams[i]);
+			else
+				diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
 	sema_strmap_free(&seen);
@@ -1001,9 +1006,13 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 	StrMap seen = {0};   /* the names so far (a pairwise scan was quadratic) */
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
-		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
+		bool word = !sema_source_identifier(s->tparams[i]);   /* as functions' (qa33) */
+		if (word || !sema_strmap_put(&seen, s->tparams[i], i)) {
 			Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
-			diag_set_help(dg, "give each type parameter its own name");
+			if (word)
+				diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", s->tparams[i]);
+			else
+				diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
 	sema_strmap_free(&seen);
