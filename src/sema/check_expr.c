@@ -120,9 +120,9 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 {
 	if (name[0] == '_' && name[1] == '\0')
 		return true;
-	if (name[0] == 'r' && strcmp(name, "result") == 0) {
-		Diag *d = sema_error(C->S, DIAG_S109, span, "`result` is reserved and cannot name a local binding");
-		diag_set_help(d, "rename the binding, e.g. `outcome`");
+	if (!sema_source_identifier(name)) {   /* `result`, and `let if = …` as the reference (qa33) */
+		Diag *d = sema_error(C->S, DIAG_S109, span, "`%s` is reserved and cannot name a local binding", name);
+		diag_set_help(d, "rename the binding, e.g. `%s`", strcmp(name, "result") == 0 ? "outcome" : "value");
 		return false;
 	}
 	const Local *old = sema_local_find(C, name);
