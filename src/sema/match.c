@@ -48,6 +48,15 @@ bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
 		diag_set_help(d, "bind each name once per arm");
 		return;
 	}
+	if (strcmp(n->s, "_") != 0 && !sema_source_identifier(n->s)) {
+		/* a reserved word (`result`, `if`, …): the reference's M104 for a pattern binding (qa33) */
+		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
+		if (shorthand)
+			diag_set_help(d, "`%s` has a meaning of its own; bind the field under another name: `{ %s: value }`", n->s, n->s);
+		else
+			diag_set_help(d, "`%s` has a meaning of its own; bind the value under another name, such as `value`", n->s);
+		return;
+	}
 	if (l && strcmp(n->s, "_") != 0 && strcmp(n->s, "result") != 0) {
 		Diag *d = sema_error(C->S, DIAG_T209, n->span, "local binding `%s` shadows an existing value", n->s);
 		if (shorthand)
