@@ -51,7 +51,11 @@ bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
 	if (strcmp(n->s, "_") != 0 && !sema_source_identifier(n->s)) {
 		/* a reserved word (`result`, `if`, …): the reference's M104 for a pattern binding (qa33) */
 		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
-		if (shorthand)
+		if (strcmp(n->s, "true") == 0 || strcmp(n->s, "false") == 0)
+			/* `Case { flag: true }` bound a name `true` and matched any flag */
+			diag_set_help(d, "a field pattern takes no literal: bind the field and test it in a guard, `{ flag: f } if %sf => …,`",
+			    n->s[0] == 't' ? "" : "!");
+		else if (shorthand)
 			diag_set_help(d, "`%s` has a meaning of its own; bind the field under another name: `{ %s: value }`", n->s, n->s);
 		else
 			diag_set_help(d, "`%s` has a meaning of its own; bind the value under another name, such as `value`", n->s);
