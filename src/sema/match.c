@@ -451,7 +451,12 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		sema_scope_push(C);
 		if (p->kind == PAT_BIND) {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
-			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
+			if (v->nom->case_map && sema_strmap_get(v->nom->case_map, p->u.bind.s) >= 0)
+				/* `Red =>`: a case written without its type is a binding (qa33) */
+				diag_set_help(d, "`%s` alone is a binding, not the case: write `%s::%s {}` (with its payload fields, if any), or `_` for the rest",
+				    p->u.bind.s, v->name, p->u.bind.s);
+			else
+				diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
 		}
 		if (catch_all(p)) {
 			if (wildcard || ncovered == v->nom->ncases) {
