@@ -845,6 +845,28 @@ lex_punct(Lexer *L, int c)
 	L->pos = pos + (size_t)n;
 }
 
+/*
+ * The help of P001 at a non-ASCII character (qa33): it names the code point,
+ * so an invisible one (a zero-width space, a word joiner, a mid-file BOM, a
+ * soft hyphen: pasted text) is found, and says what a typographic quote
+ * stands for.  The message quotes the character raw, as the reference.
+ */
+static void
+lex_non_ascii_help(Lexer *L, Diag *d, size_t start)
+{
+	uint32_t cp = 0;
+	utf8_decode((const unsigned char *)L->src + start, L->len - start, &cp);
+	if (cp == 0x201C || cp == 0x201D || cp == 0x201E || cp == 0x201F)
+		diag_set_help(d, "U+%04X is a typographic quote; string literals use the ASCII `\"`", (unsigned)cp);
+	else if (cp == 0x2018 || cp == 0x2019 || cp == 0x201A || cp == 0x201B)
+		diag_set_help(d, "U+%04X is a typographic quote; char literals use the ASCII `'`", (unsigned)cp);
+	else if (cp == 0x00AD || cp == 0x180E || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+		 (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF)
+		diag_set_help(d, "U+%04X is an invisible formatting character (often pasted with the text around it); delete it", (unsigned)cp);
+	else
+		diag_set_help(d, "U+%04X starts no token: identifiers and punctuation are ASCII; non-ASCII text belongs in string or char literals and comments", (unsigned)cp);
+}
+
 /* ---- driver -------------------------------------------------------------- */
 
 static void
@@ -869,7 +891,7 @@ lex_unexpected(Lexer *L)
 		diag_set_help(d, "remove the NUL byte; source files are text");
 	} else if (c >= 0x80) {
 		d = diag_report(L->diags, DIAG_P001, &sp, "unexpected character `%.*s`", (int)n, L->src + start);
-		diag_set_help(d, "identifiers and punctuation are ASCII; non-ASCII text belongs in string or char literals and comments");
+		lex_non_ascii_help(L, d, start);
 	} else {
 		d = diag_report(L->diags, DIAG_P001, &sp, "unexpected character `%.*s`", (int)n, L->src + start);
 		diag_set_help(d, "remove the character; it starts no token");

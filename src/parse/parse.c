@@ -125,7 +125,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 		return;
 	Token *t = parse_peek(p);
 	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
-	if (parse_block_comment_help(p, d, t))
+	if (parse_block_comment_help(p, d, t) || parse_expected_habit(p, d, t, prev))
 		return;
 	if (t->kind == TOK_LBRACKET)
 		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), a string's byte with `string_byte_at(s, i)` (`i` an `i64`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");

@@ -397,6 +397,8 @@ parse_binary(Parser *p, int minprec)
 		e->u.binary.rhs = rhs;
 		lhs = e;
 	}
+	if (minprec == 1)
+		parse_operand_habit(p);
 	p->depth -= added;
 	return lhs;
 }

@@ -219,3 +219,67 @@ parse_effect_set_help(Parser *p, Diag *d, const Token *t)
 		diag_set_help(d, "write the effects in braces, separated by commas: `%.*s { process.stdout.write }`",
 		    (int)(kw->span.end - kw->span.start), p->src + kw->span.start);
 }
+
+/*
+ * After an operand where a binary operator or the expression's end may come
+ * (qa33, LANGUAGE.md §1.3, §6): a lone `|` is P002 "did you mean `||`?",
+ * the reference lexer's text for it (our `|` token only separates or-pattern
+ * alternatives).  Before, it fell through to the enclosing construct's P106
+ * ("expected `;` after local binding"), whose help did not name `||`.
+ */
+void
+parse_operand_habit(Parser *p)
+{
+	Token *t = parse_peek(p);
+	if (p->panic || t->kind != TOK_PIPE)
+		return;
+	Diag *d = parse_error_at(p, t, DIAG_P002, "unexpected `|`; did you mean `||`?");
+	diag_set_help(d, "logical or is `||`; there are no bitwise operators (`|` only separates or-pattern alternatives)");
+}
+
+/*
+ * Help for a P106 "expected …" at t (prev the token before it) that other
+ * languages' habits explain (qa33).  The code and first line stay the
+ * reference's (§0.2); only the help changes.  True when one applied.
+ *  - `x => x + 1` (`=>` right after a name or `)`, outside a match guard):
+ *    the JS arrow function (LANGUAGE.md §1.2; syntax/habits/js_arrow_closure);
+ *  - `if P { x: 1 }.x == 1 { … }`: a record literal in a condition, where
+ *    record literals are off, so `{` opened the body and `x:` broke it
+ *    (LANGUAGE.md §1.5: wrap the literal in parentheses).
+ */
+bool
+parse_expected_habit(Parser *p, Diag *d, const Token *t, const Token *prev)
+{
+	if (t->kind == TOK_FATARROW && !p->in_guard && (prev->kind == TOK_IDENT || prev->kind == TOK_RPAREN)) {
+		diag_set_help(d, "there are no arrow functions; an anonymous function is `fn(x: i64) -> i64 { x + 1 }`, with parameter and result types");
+		return true;
+	}
+	/* `Name {` `field` `:` with `Name` capitalized and not a type annotation or result type */
+	if (t->kind == TOK_COLON && prev->kind == TOK_IDENT && prev >= p->toks + 3 && prev[-1].kind == TOK_LBRACE &&
+	    prev[-2].kind == TOK_IDENT && p->src[prev[-2].span.start] >= 'A' && p->src[prev[-2].span.start] <= 'Z' &&
+	    prev[-3].kind != TOK_ARROW && prev[-3].kind != TOK_COLON) {
+		diag_set_help(d, "a condition (`if`, `while`, `match`, a contract) takes no bare record literal, so this `{` opened the body: wrap the literal in parentheses, `(%.*s { %.*s: … })`",
+		    (int)(prev[-2].span.end - prev[-2].span.start), p->src + prev[-2].span.start,
+		    (int)(prev->span.end - prev->span.start), p->src + prev->span.start);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * `if c { 1 } else { 2 };` followed by more statements (qa33): a valued
+ * `if … else …` then `;` is an expression statement (P106, as the
+ * reference), but the same `if` without the `;` is a statement `if` whose
+ * branch values are discarded (LANGUAGE.md §0.3).  So the help and the fix
+ * delete the `;`, which the generic help ("discard an intermediate call with
+ * `let _ = …;`") did not say.  True when e is such an `if`.
+ */
+bool
+parse_if_semicolon_help(Diag *d, const Expr *e, const Token *semi)
+{
+	if (e->kind != EXPR_IF)
+		return false;
+	diag_set_help(d, "delete the `;` after the `if`: followed by more statements, an `if … else …` is a statement and its branch values are discarded; to keep the value, bind it: `let name = if … else …;`");
+	diag_add_fix(d, semi->span.start, semi->span.end, "");
+	return true;
+}

@@ -189,6 +189,9 @@ void parse_fn_body_help(Parser *p, Diag *d, const Token *t, bool clauses);   /* 
 void parse_effect_set_help(Parser *p, Diag *d, const Token *t);           /* `uses` met no `{` (parse_habit.c) */
 bool parse_tuple_help(Diag *d, const Expr *e);                     /* `let (a, b)`, `for (i, x)`: no tuples (parse_habit.c) */
 void parse_item_habit(Parser *p, Token *t);   /* P104 at an item: habit help (parse_habit.c) */
+bool parse_if_semicolon_help(Diag *d, const Expr *e, const Token *semi);  /* `if … else …;` then more (parse_habit.c) */
+void parse_operand_habit(Parser *p);   /* `a | b`: P002 after an operand (parse_habit.c) */
+bool parse_expected_habit(Parser *p, Diag *d, const Token *t, const Token *prev);  /* P106 help: `x => …`, a record literal in a condition (parse_habit.c) */
 bool parse_member_comma(Parser *p, const char *noun);
 /* The type a function body's tail is known to have from its tokens (the
  * missing-`->` fix), k the offset of the token after `)`; NULL: unknown. */

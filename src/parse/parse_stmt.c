@@ -848,6 +848,8 @@ expression_statement(Parser *p, Expr *e, const Token *semi, BlockCtx ctx, bool t
 		/* the scrutinee's mode is written (`match own s`), so `let _ =`
 		 * moves nothing the statement did not */
 		diag_add_fix(d, e->span.start, e->span.start, "let _ = ");
+	} else if (parse_if_semicolon_help(d, e, semi)) {
+		/* `if c { 1 } else { 2 };` then more (qa33) */
 	} else if (owner_call_help(p, d, e)) {
 		/* `vec_push<T>(v, x);`, `v.push(x);` (qa31): discarding the result
 		 * would lose the owner the call took */

@@ -121,9 +121,9 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 {
 	if (name[0] == '_' && name[1] == '\0')
 		return true;
-	if (name[0] == 'r' && strcmp(name, "result") == 0) {
-		Diag *d = sema_error(C->S, DIAG_S109, span, "`result` is reserved and cannot name a local binding");
-		diag_set_help(d, "rename the binding, e.g. `outcome`");
+	if (!sema_source_identifier(name)) {   /* `result`, and `let if = …` as the reference (qa33) */
+		Diag *d = sema_error(C->S, DIAG_S109, span, "`%s` is reserved and cannot name a local binding", name);
+		diag_set_help(d, "rename the binding, e.g. `%s`", strcmp(name, "result") == 0 ? "outcome" : "value");
 		return false;
 	}
 	const Local *old = sema_local_find(C, name);
@@ -532,8 +532,8 @@ check_unary(FnCtx *C, const Expr *e)
 	if (t == T_I64 || t == T_I32 || t == T_F32 || t == T_F64)
 		return t;
 	Diag *d = sema_error(S, DIAG_T206, e->span, "unary operator expects i64, received %s", sema_type_name(S, t));
-	diag_set_help(d, "`-` negates signed integers and floats; `u8` and `usize` have no negation");
-	return T_I64;
+	diag_set_help(d, t == T_BOOL ? "`-` negates signed integers and floats; a bool is negated with `!`, as in `!done`" : "`-` negates signed integers and floats; `u8` and `usize` have no negation");
+	return T_ERR;   /* reported: no follow-on error from a guessed type (qa33) */
 }
 
 /* ==== calls ========================================================================== */
@@ -932,7 +932,7 @@ check_try(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T218, e->span, "`?` with a live resource binding is not supported yet");
 		diag_set_help(d, "`%s` holds a resource and is in scope here; match the value instead of using `?`", live->name);
 	}
-	if (C->in_contract)
+	if (C->in_contract || sema_closure_try(C, e))
 		return T_ERR;
 	const TypeInfo *ti = sema_type_info(&S->types, t);
 	bool is_result = ti->kind == TY_NOMINAL && (SymId)ti->decl == S->sym_result;

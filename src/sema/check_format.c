@@ -59,7 +59,11 @@ sema_check_format(FnCtx *C, const Expr *e)
 		diag_set_help(d, "write a literal brace as `{{` or `}}`; each `{}` takes the next field");
 		return;
 	}
-	if (holes != n - 1 || n - 1 > 32) {
+	if (holes == n - 1 && n - 1 > 32) {
+		/* the counts agree: name the bound, not the counts (qa33) */
+		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` takes at most 32 fields, received %d", n - 1);
+		diag_set_help(d, "format at most 32 fields per call and join the pieces with `string_concat(a, b)`");
+	} else if (holes != n - 1) {
 		Diag *d = sema_error(S, DIAG_T204, e->span, "`string_format` template has %d holes, received %d fields", holes, n - 1);
 		diag_set_help(d, "give one field per `{}` hole, at most 32");
 	}

@@ -390,6 +390,8 @@ sema_check_super(FnCtx *C, const Expr *e)
 	Sym *f = C->sym;
 	const char *name = e->u.super_.name.s;
 	SymId target = -1;
+	if (sema_closure_super(C, e))
+		return T_ERR;
 	if (f->kind == SK_METHOD && strcmp(f->name, name) == 0 && sema_sym(S, f->owner)->nom->parent >= 0)
 		target = find_method(S, sema_sym(S, f->owner)->nom->parent, name);
 	if (target < 0) {

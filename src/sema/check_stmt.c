@@ -276,6 +276,8 @@ check_assign(FnCtx *C, const Stmt *s)
 		}
 		return;
 	}
+	if (sema_closure_assign(C, l, s->u.assign.target.span))
+		return;
 	if (!s->u.assign.has_field) {
 		if (!l->mut) {
 			Diag *d = sema_error(S, DIAG_U101, s->u.assign.target.span, "cannot assign to immutable binding `%s`; declare it with `let mut`", name);

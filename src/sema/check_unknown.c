@@ -33,6 +33,9 @@ sema_constructor_help(const char *name)
 		return "variant constructors spell the type and fields: `Result<i64, bool>::Ok { value: 1 }` and `Result<i64, bool>::Err { error: false }`";
 	if (strcmp(name, "null") == 0 || strcmp(name, "nil") == 0 || strcmp(name, "undefined") == 0 || strcmp(name, "nullptr") == 0)
 		return "there is no null; an absent value is `Option<T>::None {}` and a present one `Option<T>::Some { value: … }`";
+	/* `let f = string_len;` (qa33): a compiler-owned function named as a value */
+	if (sema_builtin_find(name))
+		return "compiler-owned functions are not values (only your own `fn` names are): wrap the call in a closure, such as `fn(s: string) -> i64 { string_len(s) }`";
 	return NULL;
 }
 

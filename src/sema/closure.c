@@ -30,6 +30,58 @@ sema_closure_effect(FnCtx *C, SymId callee, const char *name, const char *effect
 	return true;
 }
 
+/* `e?` inside a closure body (qa33): §4.13 "`?` and effects are not allowed
+ * in callable targets".  Unrefused, the `?` was checked against the enclosing
+ * function's result, so in `fn(x: i64) -> i64 { parse(s)? }` inside a function
+ * returning Option the lanes disagreed (the interpreter and Wasm returned 0
+ * from the closure, the C projection failed to compile).  True when reported. */
+bool
+sema_closure_try(FnCtx *C, const Expr *e)
+{
+	if (!C->closure_depth)
+		return false;
+	Diag *d = sema_error(C->S, DIAG_T218, e->span, "`?` is not allowed in a closure body");
+	diag_set_help(d, "a closure cannot return early: `match` the value inside it, or move the code into a named function returning `Option<…>` or `Result<…>`");
+	return true;
+}
+
+/* `super.m(…)` inside a closure body (qa33): `super` stands for the method's
+ * `self` upcast, which a closure would have to capture implicitly; §4.6 allows
+ * it "only inside an overriding method" (T231).  Unrefused, the lanes
+ * disagreed: the interpreter stopped at "field access on an unsupported
+ * value", the C projection failed to compile and Wasm returned a wrong value.
+ * True when reported (the arguments are checked too). */
+bool
+sema_closure_super(FnCtx *C, const Expr *e)
+{
+	if (!C->closure_depth)
+		return false;
+	const char *name = e->u.super_.name.s;
+	Diag *d = sema_error(C->S, DIAG_T231, e->u.super_.name.span, "`super` is not allowed in a closure body");
+	diag_set_help(d, "call `super.%s(…)` in the method body, bind its result with `let`, and use that binding in the closure", name);
+	for (int i = 0; i < e->u.super_.nargs; i++)
+		sema_check_expr(C, e->u.super_.args[i]);
+	return true;
+}
+
+/* An assignment `c = …;` or `c.f = …;` inside a closure body whose target is
+ * a capture (qa33): §4.13 captures by value at construction and lets a body
+ * mutate "its own locals" only.  Unrefused, the store changed the call's
+ * private copy, so `c = c + k` in a counter closure left the outer `c`, and
+ * the next call's start, unchanged in every lane: a silent no-op.  U101, as
+ * for the other immutable bindings (parameters, pattern bindings); true when
+ * reported. */
+bool
+sema_closure_assign(FnCtx *C, const Local *l, Span target)
+{
+	if (!C->closure_depth || !C->closure_floor || l >= C->locals.items + C->closure_floor)
+		return false;
+	Diag *d = sema_error(C->S, DIAG_U101, target, "cannot assign to `%s` in a closure: it is a capture, a copy taken when the closure was built", l->name);
+	diag_set_help(d, "a closure cannot change its captures or the outer `%s`: return the new value and assign it outside (`%s = f(…);`), or copy it into a local of the closure (`let mut %s_here = %s;`)",
+	    l->name, l->name, l->name, l->name);
+	return true;
+}
+
 TypeId
 sema_check_closure(FnCtx *C, const Expr *e)
 {

@@ -242,6 +242,17 @@ kind_word(SymKind k)
 	}
 }
 
+/* A declaration, field or case named by a reserved word (sema_source_identifier):
+ * S106 for a type, S110 for a field or case, as the reference (qa33). */
+static void
+reserved_member(Sema *S, DiagCode code, Span at, const char *name, const char *what)
+{
+	if (sema_source_identifier(name))
+		return;
+	Diag *d = sema_error(S, code, at, "`%s` is not a valid %s identifier", name, what);
+	diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", name);
+}
+
 /* ==== collection ============================================================== */
 
 static const char *
@@ -289,6 +300,7 @@ collect_fields(Sema *S, const char *owner_id, const FieldDecl *fs, int n, FieldS
 			diag_set_help(d, stored[0] == 's' ? "store an owned `string`; a `str` view cannot outlive the call that borrowed it"
 			    : "store owned `Bytes`; a `Slice<u8>` view cannot outlive the call that borrowed it");
 		}
+		reserved_member(S, DIAG_S110, fs[i].name.span, f[i].name, case_owner ? "case field" : "field");
 		bool repeated = !sema_strmap_put(&names, f[i].name, i);
 		repeated |= !sema_strmap_put(&ids, f[i].id, i);
 		if (repeated) {
@@ -338,6 +350,7 @@ collect_cases(Sema *S, SymId id)
 			s->nom->case_map = spx_xcalloc(1, sizeof(StrMap));
 			sema_strmap_reserve(s->nom->case_map, (size_t)n);
 		}
+		reserved_member(S, DIAG_S110, cd->name.span, c->name, "variant case");
 		bool repeated = !sema_strmap_put(s->nom->case_map, c->name, i);
 		repeated |= !sema_strmap_put(&ids, c->id, i);
 		if (repeated) {
@@ -408,6 +421,8 @@ collect_type(Sema *S, const Decl *d)
 	    : auto_id(S, kind == SK_CLASS ? "class" : kind_word(kind), S->module_name, s->name);
 	/* §3.3: an authored `Box` is an ordinary type unless the module also
 	 * uses the compiler-owned Box operations (the reference's collision). */
+	if (kind != SK_INTERFACE)   /* an interface's is I403, peripheral (§0.15) */
+		reserved_member(S, DIAG_S106, name.span, s->name, kind == SK_CLASS ? "class" : kind_word(kind));
 	bool box_collides = strcmp(s->name, "Box") == 0 && sema_uses_box_ops(S->m);
 	if (strcmp(s->name, "Option") == 0 || strcmp(s->name, "Result") == 0 || strcmp(s->name, "IterStep") == 0 ||
 	    strcmp(s->name, "Vec") == 0 || strcmp(s->name, "Iter") == 0 ||
@@ -657,10 +672,15 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 	                      * earlier pair made `<T, T, …>` quadratic in diagnostics) */
 	for (int i = 0; i < fn->ntparams; i++) {
 		s->tparams[i] = fn->tparams[i].s;
-		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
+		/* a reserved word (`result`, `let`, …) is invalid, as in the reference (qa33) */
+		bool word = !sema_source_identifier(s->tparams[i]);
+		if (word || !sema_strmap_put(&seen, s->tparams[i], i)) {
 			Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
 			    s->tparams[i], s->name);
-			diag_set_help(dg, "give each type parameter its own name");
+			if (word)
+				diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", s->tparams[i]);
+			else
+				diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
 	sema_strmap_free(&seen);
@@ -1001,9 +1021,13 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 	StrMap seen = {0};   /* the names so far (a pairwise scan was quadratic) */
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
-		if (!sema_strmap_put(&seen, s->tparams[i], i)) {
+		bool word = !sema_source_identifier(s->tparams[i]);   /* as functions' (qa33) */
+		if (word || !sema_strmap_put(&seen, s->tparams[i], i)) {
 			Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
-			diag_set_help(dg, "give each type parameter its own name");
+			if (word)
+				diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", s->tparams[i]);
+			else
+				diag_set_help(dg, "give each type parameter its own name");
 		}
 	}
 	sema_strmap_free(&seen);

@@ -48,6 +48,19 @@ bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
 		diag_set_help(d, "bind each name once per arm");
 		return;
 	}
+	if (strcmp(n->s, "_") != 0 && !sema_source_identifier(n->s)) {
+		/* a reserved word (`result`, `if`, …): the reference's M104 for a pattern binding (qa33) */
+		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
+		if (strcmp(n->s, "true") == 0 || strcmp(n->s, "false") == 0)
+			/* `Case { flag: true }` bound a name `true` and matched any flag */
+			diag_set_help(d, "a field pattern takes no literal: bind the field and test it in a guard, `{ flag: f } if %sf => …,`",
+			    n->s[0] == 't' ? "" : "!");
+		else if (shorthand)
+			diag_set_help(d, "`%s` has a meaning of its own; bind the field under another name: `{ %s: value }`", n->s, n->s);
+		else
+			diag_set_help(d, "`%s` has a meaning of its own; bind the value under another name, such as `value`", n->s);
+		return;
+	}
 	if (l && strcmp(n->s, "_") != 0 && strcmp(n->s, "result") != 0) {
 		Diag *d = sema_error(C->S, DIAG_T209, n->span, "local binding `%s` shadows an existing value", n->s);
 		if (shorthand)
@@ -436,7 +449,12 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		sema_scope_push(C);
 		if (p->kind == PAT_BIND) {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
-			diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
+			if (v->nom->case_map && sema_strmap_get(v->nom->case_map, p->u.bind.s) >= 0)
+				/* `Red =>`: a case written without its type is a binding (qa33) */
+				diag_set_help(d, "`%s` alone is a binding, not the case: write `%s::%s {}` (with its payload fields, if any), or `_` for the rest",
+				    p->u.bind.s, v->name, p->u.bind.s);
+			else
+				diag_set_help(d, "match the cases of `%s`, or `_` for the rest", v->name);
 		}
 		if (catch_all(p)) {
 			if (wildcard || ncovered == v->nom->ncases) {

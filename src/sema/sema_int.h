@@ -153,6 +153,12 @@ TypeId sema_check_closure(FnCtx *C, const Expr *e);
 /* Inside a closure body, a call needing an effect is E102 (closures are
  * effect-free); true when reported, and the call is then not recorded. */
 bool sema_closure_effect(FnCtx *C, SymId callee, const char *name, const char *effect, Span span);
+/* `e?` inside a closure body is T218 (§4.13); true when reported. */
+bool sema_closure_try(FnCtx *C, const Expr *e);
+/* `super.m(…)` inside a closure body is T231 (§4.6); true when reported. */
+bool sema_closure_super(FnCtx *C, const Expr *e);
+/* `c = …;` / `c.f = …;` on a capture inside a closure body is U101 (§4.13); true when reported. */
+bool sema_closure_assign(FnCtx *C, const Local *l, Span target);
 
 /* ---- owning closures `own fn() -> R { target(capture) }` (closure_own.c) ---- */
 /* The literal: profile checks (T291–T294, O119); its type is the captured `Bytes`. */
