@@ -124,6 +124,7 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 	if (name[0] == 'r' && strcmp(name, "result") == 0) {
 		Diag *d = sema_error(C->S, DIAG_S109, span, "`result` is reserved and cannot name a local binding");
 		diag_set_help(d, "rename the binding, e.g. `outcome`");
+		C->result_refused = true;
 		return false;
 	}
 	const Local *old = sema_local_find(C, name);
@@ -229,6 +230,8 @@ check_name(FnCtx *C, const Expr *e)
 		if (C->in_ensures)
 			return sema_fn_type(C, C->sym->result);
 		if (!sema_local_find(C, name)) {
+			if (C->result_refused)
+				return T_ERR;
 			Diag *d = sema_error(S, DIAG_T201, e->span, "`result` is only available in postconditions");
 			diag_set_help(d, "name the return value `result` only inside `ensures` clauses");
 			return T_ERR;
