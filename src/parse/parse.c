@@ -140,8 +140,15 @@ parse_decorate_expected(Parser *p, Diag *d)
 	else if (p->pos > 1 && p->toks[p->pos - 2].kind == TOK_ARROW &&
 		 (parse_tok_is_word(p, prev, "borrow") || parse_tok_is_word(p, prev, "own") || parse_tok_is_word(p, prev, "shared")))
 		/* `-> borrow T`: the mode word was read as the result type */
+	{
 		diag_set_help(d, "a function's result takes no ownership mode: its caller owns what it returns; write the type alone after `->` and return a value (a copy, or a clone such as `vec_clone_at<T>(values, i)`)");
-	else if (t->kind == TOK_BANG)
+		/* `-> borrow Slice<u8>` / `-> borrow str`, as `help library` spells
+		 * the compiler-owned view functions (byte_range, arg_utf8) */
+		if (parse_tok_is_word(p, prev, "borrow") && (parse_tok_is_word(p, t, "Slice") || parse_tok_is_word(p, t, "str")))
+			diag_set_note(d, "`borrow %s` is how `help library` spells a view that a compiler-owned function returns; your own functions cannot return one (SPX-%s): return %s, or take the owner as a parameter and build the view where it is read",
+			    parse_tok_is_word(p, t, "str") ? "str" : "Slice<u8>", parse_tok_is_word(p, t, "str") ? "O116" : "T264",
+			    parse_tok_is_word(p, t, "str") ? "an owned `string`, `string_from_str(view)`" : "owned `Bytes`, `bytes_copy(view)`");
+	} else if (t->kind == TOK_BANG)
 		parse_macro_help(p, d, prev);
 }
 

@@ -1187,6 +1187,13 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				diag_set_help(d, "a `match` is an expression, not a statement: discard its value with `let _ = match …;` (each arm ending in a value, such as `0`), or make it the block's final expression");
 			else if (!parse_tuple_help(d, e))
 				parse_decorate_expected(p, d);
+			if (d && e->kind != EXPR_MATCH && parse_peek(p)->line_first) {
+				/* `x == 3` then `0` on the next line: the caret stands on
+				 * the next statement; say which value lacks its `;` */
+				uint32_t line, col;
+				diag_locate(p->diags, e->span.start, &line, &col);
+				diag_set_note(d, "the value starting at line %u, column %u ends its line without `;` and more code follows: only a block's last expression stands alone; discard this one with `let _ = …;`", line, col);
+			}
 			break;
 		}
 	}

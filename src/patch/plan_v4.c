@@ -822,6 +822,25 @@ patch_edits_in_place(const SPatch *p, const PatchPlan *pl, const char *src, size
 	return ok;
 }
 
+/* find_span, but the fragment may hold parentheses around the node: a
+ * parenthesised operand's node stops inside its parentheses, so `(a) || (b)`
+ * is the node `a) || (b` with `(` before it and `)` after it */
+static void
+find_span_parens(Planner *P, const Expr *e)
+{
+	if (P->found || e->span.start < P->want_start || e->span.end > P->want_end)
+		return;
+	const char *src = P->S->src;
+	for (uint32_t i = P->want_start; i < e->span.start; i++)
+		if (src[i] != '(' && src[i] != ' ' && src[i] != '\t' && src[i] != '\n' && src[i] != '\r')
+			return;
+	for (uint32_t i = e->span.end; i < P->want_end; i++)
+		if (src[i] != ')' && src[i] != ' ' && src[i] != '\t' && src[i] != '\n' && src[i] != '\r')
+			return;
+	P->found = e;
+	P->found_parent = P->parent;
+}
+
 static void
 find_decl_span(Planner *P, const Module *m)
 {
@@ -869,10 +888,10 @@ patch_fragments_whole(const SPatch *p, const PatchPlan *pl, Sema *after, DiagSin
 			P.on_expr = find_span;
 			patch_walk_module(&P);
 			found = P.found != NULL;
-			/* a parenthesised fragment: the parentheses may hold no node of their own */
-			if (!found && k == POP_REPLACE_EXPR && n - s >= 2 && e->text[s] == '(' && e->text[n - 1] == ')') {
-				P.want_start++;
-				P.want_end--;
+			/* parentheses hold no node of their own: around the fragment
+			 * (`(a + b)`) or around an operand at its edge (`(a) || b`) */
+			if (!found) {
+				P.on_expr = find_span_parens;
 				patch_walk_module(&P);
 				found = P.found != NULL;
 			}

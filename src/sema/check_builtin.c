@@ -146,6 +146,15 @@ builtin_special(FnCtx *C, const Expr *e, BuiltinId bi, const char *name, const B
 			diag_set_help(d, "`string_as_str` lends a named binding, not a field: bind the field first, `let %s = %.*s;`%s, then `string_as_str(%s)`; "
 			    "text functions also read the field directly (`string_len(%.*s)`)", field, n, f,
 			    owned ? " (this moves it out of the record, whose other fields stay readable)" : "", field, n, f);
+		} else if (bi == BI_bytes_as_slice && args[0]->kind == EXPR_FIELD && args[0]->u.field.base->kind == EXPR_NAME &&
+			   sema_local_find(C, args[0]->u.field.base->u.name.s)) {
+			/* a field of an owned local is admitted (owned_field_place); of a
+			 * borrowed one, `let data = b.data;` lends the field */
+			int n = (int)(args[0]->span.end - args[0]->span.start);
+			const char *f = S->src + args[0]->span.start;
+			const char *field = args[0]->u.field.name.s;
+			diag_set_help(d, "`bytes_as_slice` views a named binding or a field of an owned one, and `%s` is borrowed: bind the field first, `let %s = %.*s;` (it lends the field), then `bytes_as_slice(%s)`",
+			    args[0]->u.field.base->u.name.s, field, n, f, field);
 		} else if (bi == BI_string_as_str && args[0]->kind == EXPR_STRING && args[0]->span.end - args[0]->span.start <= 40) {
 			/* `string_from_str(string_as_str("x"))`, a newcomer's way to a
 			 * `string`: the literal is one already */

@@ -124,6 +124,8 @@ sema_local_declare(FnCtx *C, const char *name, TypeId type, bool mut, Span span)
 	if (!sema_source_identifier(name)) {   /* `result`, and `let if = …` as the reference (qa33) */
 		Diag *d = sema_error(C->S, DIAG_S109, span, "`%s` is reserved and cannot name a local binding", name);
 		diag_set_help(d, "rename the binding, e.g. `%s`", strcmp(name, "result") == 0 ? "outcome" : "value");
+		if (strcmp(name, "result") == 0)
+			C->result_refused = true;   /* its later uses stay quiet (qa34) */
 		return false;
 	}
 	const Local *old = sema_local_find(C, name);
@@ -229,6 +231,8 @@ check_name(FnCtx *C, const Expr *e)
 		if (C->in_ensures)
 			return sema_fn_type(C, C->sym->result);
 		if (!sema_local_find(C, name)) {
+			if (C->result_refused)
+				return T_ERR;
 			Diag *d = sema_error(S, DIAG_T201, e->span, "`result` is only available in postconditions");
 			diag_set_help(d, "name the return value `result` only inside `ensures` clauses");
 			return T_ERR;

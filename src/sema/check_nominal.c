@@ -87,6 +87,32 @@ call_method(FnCtx *C, const Expr *e, SymId m, const char *cname, Expr *const *ar
 	return targs ? sema_type_subst(&S->types, ms->result, (uint32_t)m, targs, ntargs) : ms->result;
 }
 
+/* T203's help for another language's string method (`s.trim()`, qa34):
+ * the compiler-owned function that does it, or that none does; NULL for
+ * other names. */
+static const char *
+string_method_help(const char *m)
+{
+	static const char *const names[] = { "contains", "starts_with", "trim", "find", "index_of", "indexOf", "slice", "substring",
+		"substr", "is_empty", "parse", "concat", "push_str", "compare", "cmp", "to_upper", "to_uppercase", "to_lower",
+		"to_lowercase", "toUpperCase", "toLowerCase", "split", "lines", "replace", "chars", "bytes", "ends_with" };
+	static const char *const helps[] = {
+		"`string_contains(s, needle)`", "`string_starts_with(s, prefix)`", "`string_trim(s)` (ASCII whitespace)",
+		"`string_find(s, needle, from)` (-1 when absent)", "`string_find(s, needle, from)` (-1 when absent)",
+		"`string_find(s, needle, from)` (-1 when absent)", "`string_slice(s, start, end)` (byte offsets)",
+		"`string_slice(s, start, end)` (byte offsets)", "`string_slice(s, start, end)` (byte offsets)", "`string_is_empty(s)`",
+		"`string_to_i64(s)`, an `Option<i64>`", "`string_concat(a, b)`, which consumes both", "`s = string_concat(s, more);`",
+		"`string_compare(a, b)` (-1, 0 or 1)", "`string_compare(a, b)` (-1, 0 or 1)", NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+		NULL, NULL, NULL, "`str_as_bytes(string_as_str(s))` (a `Slice<u8>` view of a named `s`)", NULL };
+	int i = spx_word_index(names, countof(names), m);
+	if (i < 0)
+		return NULL;
+	if (helps[i])
+		return helps[i];
+	return "no compiler-owned function does this; build the result from the bytes, `string_byte_at(s, i)` in a `while` loop and "
+	       "`string_concat(out, string_from_char(char_from_i64(b)))` (a project's std.text has case mapping, fields and a suffix test)";
+}
+
 /* T203's help for `x.to_string()` on a scalar (qa31): each width's own
  * way to text; NULL when t is no scalar. */
 static const char *
@@ -141,6 +167,10 @@ sema_check_method(FnCtx *C, const Expr *e)
 		Diag *d = sema_error(S, DIAG_T203, e->u.method.recv->span, "method `%s` requires a class receiver, found `%s`", mname, sema_type_name(S, rt));
 		if (rt == T_STRING && (strcmp(mname, "len") == 0 || strcmp(mname, "length") == 0 || strcmp(mname, "size") == 0))
 			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
+		else if (rt == T_STRING && string_method_help(mname) && strncmp(string_method_help(mname), "no ", 3) == 0)
+			diag_set_help(d, "strings have no methods, and %s", string_method_help(mname));
+		else if (rt == T_STRING && string_method_help(mname))
+			diag_set_help(d, "strings have no methods; write %s with the compiler-owned function", string_method_help(mname));
 		else if (rt == T_STRING)
 			diag_set_help(d, "strings have no methods; call a compiler-owned function with the value as its argument");
 		else if (sema_method_help(S, d, e, rt))

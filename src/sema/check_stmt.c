@@ -204,6 +204,7 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 	if (record && f >= 0 && sema_sym(S, f)->kind == SK_FN) {
 		const Sym *fs = sema_sym(S, f);
 		const char *why = NULL;
+		char wrap[512];
 		int owners = 0, other = -1;
 		for (int i = 0; i < fs->nparams; i++) {
 			if (fs->params[i].mode != MODE_OWN)
@@ -215,8 +216,17 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 		}
 		if (fs->neffects)
 			why = "it has effects (`uses`): a renewal is effect-free, so keep what it would write in a field (a `string` log) and write it after the loop";
-		else if (fs->ntparams)
-			why = "it is generic: a renewal is a non-generic function";
+		else if (fs->ntparams) {
+			/* the wrapper to write: the call as spelled, `heap_push<bool>` */
+			const char *src = S->src + v->span.start;
+			int n = 0;
+			while (v->span.start + (uint32_t)n < v->span.end && src[n] != '(' && n < 80)
+				n++;
+			const char *t = sema_type_name(S, type);
+			snprintf(wrap, sizeof wrap, "it is generic: a renewal is a non-generic function, so wrap the instance you use in one, "
+			    "`fn step(%s: own %s, …) -> %s { %.*s(%s, …) }`, and renew with `%s = step(%s, …);`", name, t, t, n, src, name, name, name);
+			why = wrap;
+		}
 		else if (fs->result != type)
 			why = "its result is not the record's type";
 		else if (other >= 0)

@@ -453,12 +453,23 @@ sema_field_call_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
 /*
  * T205/T232's help when the value is an `Option<T>` or `Result<T, E>` where
  * a `T` is wanted (`is_digit(str_byte_at(s, i))`, `let b: u8 = byte_get(…)`):
- * the payload is taken out with `match` or `?`.  False for other types.
+ * the payload is taken out with `match` or `?`; a `Box<T>` is opened with
+ * box_get/box_into_inner.  False for other types.
  */
 bool
 sema_carrier_value_help(Sema *S, Diag *d, TypeId got, TypeId want)
 {
 	const TypeInfo *ti = sema_type_info(&S->types, got);
+	if (ti->kind == TY_BOX && ti->nargs == 1 && ti->args[0] == want) {
+		/* `sum(tail)` with `tail: Box<List>`: a box is not its value */
+		const char *w = sema_type_name(S, want);
+		if (sema_is_copy(S, want))
+			diag_set_help(d, "the value is a `%s`, not its `%s`: read it with `box_get<%s>(b)`", sema_type_name(S, got), w, w);
+		else
+			diag_set_help(d, "the value is a `%s`, not its `%s`: open it with `box_into_inner<%s>(b)`, which consumes the box (hold it `own`, from a `match own`)",
+			    sema_type_name(S, got), w, w);
+		return true;
+	}
 	if (ti->kind != TY_NOMINAL || ti->nargs < 1 || ti->args[0] != want)
 		return false;
 	if ((SymId)ti->decl == S->sym_option)

@@ -282,6 +282,19 @@ call_order_help(Own *O, Diag *d, const OwnVar *v)
 	return false;
 }
 
+/* `b with { f: b.f + 1 }`: the update consumed `b` (the base is evaluated
+ * first, LANGUAGE.md §4.1) before its replacements read it */
+static void
+with_base_note(Own *O, Diag *d, const OwnVar *v)
+{
+	const Expr *base = O->with_of ? O->with_of->u.with.base : NULL;
+	if (!base || base->kind != EXPR_NAME || strcmp(base->u.name.s, v->name) != 0)
+		return;
+	const char *f = O->use_field ? O->use_field->u.field.name.s : "field";
+	diag_set_note(d, "`%s with { … }` consumes `%s` first, then evaluates the new field values: read what they need before the update, `let %s2 = %s.%s;`, and use `%s2` inside it",
+	    v->name, v->name, f, v->name, f, f);
+}
+
 /* A use of variable i at expression e (the whole value). */
 static void
 use_var(Own *O, int i, const Expr *e, bool move)
@@ -310,6 +323,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 				    v->moved_into, v->name, v->moved_into, v->name, v->moved_into);
 		else if (!call_order_help(O, d, v))
 			moved_help(O, d, v->type, v->name);
+		with_base_note(O, d, v);
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
 		Diag *d = res ? sema_error(S, DIAG_O107, e->span, "resource `%s` may have been moved on another control-flow path", v->name)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
@@ -981,10 +995,13 @@ own_expr(Own *O, const Expr *e, bool move)
 		int mark = O->operands.len;
 		own_stored(O, e->u.with.base, "cannot update an owned record through a borrowed or shared base");
 		sema_own_operand_done(O, e->u.with.base);
+		const Expr *outer = O->with_of;
+		O->with_of = e;
 		for (int i = 0; i < e->u.with.ninits; i++) {
 			own_stored(O, e->u.with.inits[i].value, "cannot move an owned field through a borrowed or shared record");
 			sema_own_operand_done(O, e->u.with.inits[i].value);
 		}
+		O->with_of = outer;
 		O->operands.len = mark;
 		break;
 	}

@@ -139,6 +139,7 @@ typedef struct Own {
 	char arg_buf[24];       /* storage for a builtin's `argN` */
 	VEC(struct OwnCallAt { const Expr *call; Expr *const *args; int cur; const uint8_t *cons; int offset; }) calls;  /* calls whose arguments are being checked, innermost last (H006's help) */
 	const Expr *use_field;  /* own_field: the field read whose base is being looked at (H006's help) */
+	const Expr *with_of;    /* the `base with { … }` whose replacements are being checked, or NULL (H006's note) */
 	const Expr *method;     /* the method call whose receiver is being checked (O108's help), or NULL */
 } Own;
 

@@ -87,6 +87,7 @@ typedef struct FnCtx {
 	int ntargs;
 	bool in_contract;        /* requires/ensures/invariant: pure */
 	bool in_ensures;         /* `result` is bound */
+	bool result_refused;     /* a `let result` drew S109: its uses stay quiet (no T201) */
 	int loop_depth;
 	int closure_floor;       /* inside a closure: locals below this index are captures (0 = none) */
 	int closure_depth;       /* closure bodies being checked (their calls must be effect-free) */
