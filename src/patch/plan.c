@@ -438,23 +438,24 @@ new_name_ok(Planner *P)
 	return false;
 }
 
-/* A function's new name: also no word the language reserves for functions
- * (the checker's S104 list, sema_source_identifier) nor one the expression
- * grammar reads as something else before `(` (`match`, and `if`, `fn`,
- * `true`, `false` of that list): the refusal was a parse or S104 error in
- * the would-be file.  (A resource, a record field or a case may take such a
- * word: the result verifies.) */
+/* A new name that is a word of the language (the checker's
+ * sema_source_identifier list, as the reference's source_identifier): the
+ * would-be file is refused, S104 for a function, S106 for a resource, S110
+ * for a field or a case (qa33 made the last two as the reference), and a
+ * function named `match` is read as a match expression before `(`.  So the
+ * patch is refused on its own line, G103.  what: "function", "resource",
+ * "field" or "case". */
 static bool
-new_function_name_ok(Planner *P)
+new_word_ok(Planner *P, const char *what)
 {
 	static const char *const words[] = { "module", "permit", "resource", "fn", "uses", "requires", "ensures", "let",
 		"if", "else", "true", "false", "result", "match" };
-	for (size_t i = 0; i < sizeof words / sizeof *words; i++)
-		if (strcmp(words[i], P->o->to.s) == 0) {
-			diag_report(P->d, DIAG_G103, &P->o->to.span, "`%s` is a word of the language, not a function name", P->o->to.s);
-			return false;
-		}
-	return true;
+	size_t n = countof(words) - (strcmp(what, "function") != 0);   /* `match`: functions only */
+	if (spx_word_index(words, n, P->o->to.s) < 0)
+		return true;
+	Diag *g = diag_report(P->d, DIAG_G103, &P->o->to.span, "`%s` is a word of the language, not a %s name", P->o->to.s, what);
+	diag_set_help(g, "`%s` has a meaning of its own in SEMAPRAX; choose another %s name", P->o->to.s, what);
+	return false;
 }
 
 static bool
@@ -642,7 +643,7 @@ plan_rename(Planner *P)
 		    : "select a function or resource by its stable id");
 		return false;
 	}
-	if (y->kind == SK_FN && !new_function_name_ok(P))
+	if (!new_word_ok(P, y->kind == SK_FN ? "function" : "resource"))
 		return false;
 	if (!y->explicit_id) {
 		Diag *g = diag_report(P->d, DIAG_G104, &o->w[0].span, "`%s` needs an explicit @id before it can be renamed", y->name);
@@ -709,6 +710,8 @@ plan_member(Planner *P)
 		diag_report(P->d, DIAG_G107, &o->w[1].span, "member `%s` does not belong to stable owner `%s`", o->w[1].s, o->w[0].s);
 		return false;
 	}
+	if (!new_word_ok(P, "field"))
+		return false;
 	const FieldSym *f = ci < 0 ? &y->nom->fields[fi] : &y->nom->cases[ci].fields[fi];
 	bool owner_explicit = ci < 0 ? y->explicit_id : y->nom->cases[ci].explicit_id;
 	if (y->prelude || !owner_explicit || !f->explicit_id) {
@@ -768,6 +771,8 @@ plan_case(Planner *P)
 		    : "case `%s` and variant `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
 		return false;
 	}
+	if (!new_word_ok(P, "case"))
+		return false;
 	if (no_op(P, y->nom->cases[ci].name))
 		return false;
 	P->sym = v;
