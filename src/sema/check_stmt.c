@@ -204,7 +204,7 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 	if (record && f >= 0 && sema_sym(S, f)->kind == SK_FN) {
 		const Sym *fs = sema_sym(S, f);
 		const char *why = NULL;
-		char wrap[512];
+		Buf wrap = {0};   /* the generic case's text, whole (no fixed buffer) */
 		int owners = 0, other = -1;
 		for (int i = 0; i < fs->nparams; i++) {
 			if (fs->params[i].mode != MODE_OWN)
@@ -223,9 +223,9 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 			while (v->span.start + (uint32_t)n < v->span.end && src[n] != '(' && n < 80)
 				n++;
 			const char *t = sema_type_name(S, type);
-			snprintf(wrap, sizeof wrap, "it is generic: a renewal is a non-generic function, so wrap the instance you use in one, "
+			buf_printf(&wrap, "it is generic: a renewal is a non-generic function, so wrap the instance you use in one, "
 			    "`fn step(%s: own %s, …) -> %s { %.*s(%s, …) }`, and renew with `%s = step(%s, …);`", name, t, t, n, src, name, name, name);
-			why = wrap;
+			why = wrap.data;
 		}
 		else if (fs->result != type)
 			why = "its result is not the record's type";
@@ -236,8 +236,10 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 		if (why) {
 			diag_set_help(d, "in a loop, `%s = %s(%s, …)` renews the record only through an effect-free, non-generic function whose one `own` parameter receives it; `%s` is not one: %s (`semaprax explain SPX-U105`)",
 			    name, fs->name, name, fs->name, why);
+			buf_free(&wrap);
 			return;
 		}
+		buf_free(&wrap);
 	}
 	if (record) {
 		/* a literal, `with` or another expression: the renewal is a call */
