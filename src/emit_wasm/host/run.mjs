@@ -376,13 +376,20 @@ const stderr = writer(2);
 try {
 	process.exitCode = await runModule(tiers(readFileSync(file)), { stdout: writer(1), stderr, args, argBytes: argBytes(), checkLeaks: !!process.env.SEMAPRAX_CHECK_LEAKS, readFile, readStdin, readStdinChunk, environ, writeFile, rootValid, rootWhy });
 } catch (e) {
-	if (e instanceof PipeClosed) {
+	let end = e;
+	if (!(end instanceof PipeClosed)) {
+		// standard output that cannot be written (writer above), else a module the host
+		// cannot load or link, a lane bug: one line, status 72
+		const what = e instanceof StdoutFailure ? e.message : `wasm host: ${e instanceof Error ? e.message : String(e)}`;
+		try {
+			stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: ${what}\n`));
+			process.exitCode = 72;
+		} catch (e2) {
+			end = e2;   // standard error a pipe without reader: the native lane's SIGPIPE too
+		}
+	}
+	if (end instanceof PipeClosed) {
 		if (underRun) appendFileSync(new URL('./stdout-closed', import.meta.url), '');
 		process.exit(141);
 	}
-	// standard output that cannot be written (writer above), else a module the host
-	// cannot load or link, a lane bug: one line, status 72
-	const what = e instanceof StdoutFailure ? e.message : `wasm host: ${e instanceof Error ? e.message : String(e)}`;
-	stderr(new TextEncoder().encode(`SEMAPRAX runtime failure: ${what}\n`));
-	process.exitCode = 72;
 }
