@@ -1796,6 +1796,20 @@ print(p.returncode, repr(p.stderr.decode()))
 ' "$@")
 		if [ "$got" = "-13 ''" ]; then ok; else bad "$how into a pipe with no reader: $got, wanted SIGPIPE and no output"; fi
 	done
+	# the failure line of a full stdout meeting a standard error without reader:
+	# the native program dies writing it, the Wasm host ended by an uncaught exception
+	if [ -w /dev/full ]; then
+		printf 'module cli.full;\n\npermit { process.stdout.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { process.stdout.write }\n{\n    let t = "x";\n    let w = stdout_write(str_as_bytes(string_as_str(t)));\n    5\n}\n' > "$tmp/full.spx"
+		for lane in --native --wasm; do
+			got=$(TMPDIR="$tmp/pipe-tmp" python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+print(subprocess.run(sys.argv[1:], stdout=open("/dev/full", "w"), stderr=w).returncode)
+' "$bin" run $lane "$tmp/full.spx")
+			if [ "$got" = "-13" ]; then ok; else bad "run $lane > /dev/full, stderr a pipe with no reader: $got, wanted SIGPIPE"; fi
+		done
+	fi
 	if [ -z "$(ls -A "$tmp/pipe-tmp")" ]; then ok; else bad "a pipe with no reader: $(ls -A "$tmp/pipe-tmp") left in TMPDIR"; fi
 fi
 
