@@ -347,11 +347,7 @@ check_assign(FnCtx *C, const Stmt *s)
 		if (l->param) {
 			/* the copy needs a name of its own: `let mut self = self;` is T209 (§3.6, qa30) */
 			char fresh[64];
-			for (int n = 2; n < 1000; n++) {
-				snprintf(fresh, sizeof fresh, "%.40s%d", name, n);
-				if (!sema_local_find(C, fresh))
-					break;
-			}
+			sema_fresh_name(C, name, fresh);
 			diag_set_help(d, "parameters are immutable; copy it into a mutable local with a name of its own (there is no shadowing): `let mut %s = %s;`, then assign `%s.%s` and use `%s`",
 			    fresh, name, fresh, s->u.assign.field.s, fresh);
 		} else

@@ -102,8 +102,10 @@ sema_check_closure(FnCtx *C, const Expr *e)
 		if (outer && outer < C->locals.items + C->closure_floor && strcmp(p->name.s, "result") != 0) {
 			Local l = { p->name.s, args[i], false, p->name.span, MODE_NONE, -1, 0, true, false };
 			sema_local_push(C, l);
-		} else
-			sema_local_declare(C, p->name.s, args[i], false, p->name.span);
+		} else if (sema_local_declare(C, p->name.s, args[i], false, p->name.span)) {
+			/* a parameter, as a function's: U101 and T209 name the `let mut` copy */
+			C->locals.items[C->locals.len - 1].param = true;
+		}
 	}
 	args[n] = sema_ctx_resolve_type(C, e->u.closure.result);
 	const char *view = args[n] == T_ERR ? NULL : sema_type_view(S, args[n]);
