@@ -415,16 +415,30 @@ cli_cmd_doctor(int argc, char **argv)
 		snprintf(self, sizeof self, "%s", argv[0]);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof dir, "%s/semaprax-doctor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	/* the probe file in a private directory; on a failure neither is left */
+	bool made = mkdtemp(dir) != NULL;
+	int e = errno;
 	FILE *f = NULL;
-	if (!mkdtemp(dir) || (snprintf(file, sizeof file, "%s/probe.spx", dir), !(f = fopen(file, "wb"))) ||
-	    fwrite(probe_src, 1, sizeof probe_src - 1, f) != sizeof probe_src - 1 || fclose(f) != 0) {
-		int e = errno;
-		if (f && file[0])
+	if (made) {
+		snprintf(file, sizeof file, "%s/probe.spx", dir);
+		f = fopen(file, "wb");
+		e = errno;
+	}
+	bool wrote = f && fwrite(probe_src, 1, sizeof probe_src - 1, f) == sizeof probe_src - 1;
+	if (!wrote && f)
+		e = errno;
+	if (f && fclose(f) != 0 && wrote) {
+		wrote = false;
+		e = errno;
+	}
+	if (!wrote) {
+		if (f)
 			unlink(file);
-		if (dir[0] && !strstr(dir, "XXXXXX"))
+		if (made)
 			rmdir(dir);
-		fprintf(stderr, "error[SPX-I101]: doctor cannot write its probe program under %s: %s\n  help: set `TMPDIR` to a writable directory\n",
-		    tmp && *tmp ? tmp : "/tmp", strerror(e));
+		char *msg = fmt_text("doctor cannot write its probe program under %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(e));
+		cli_report(DIAG_I101, NULL, msg, "set `TMPDIR` to a writable directory");   /* control bytes shown \\xNN */
+		free(msg);
 		return EXIT_FAIL;
 	}
 	child_catch();
