@@ -1865,12 +1865,12 @@ assert d["schema"] == "semaprax.doctor.v1" and d["ready"] is False, d
 assert [(l["lane"], l["status"]) for l in d["lanes"]] == [("interpreter", "ready"), ("native", "missing"), ("wasm", "ready")], d
 assert d["lanes"][1]["help"] and d["lanes"][0]["help"] is None and d["lanes"][2]["tool"].startswith("`node`: v"), d
 ' "$tmp/out"; then ok; else bad "doctor --json: not the expected object"; fi
-	mkdir -p "$tmp/doc-ro" && chmod 500 "$tmp/doc-ro"
-	if [ ! -w "$tmp/doc-ro" ]; then
-		TMPDIR="$tmp/doc-ro" expect 1 "doctor, TMPDIR not writable" -- "$bin" doctor
-		has "$tmp/err" "error[SPX-I101]: doctor cannot write its probe program" "doctor, TMPDIR not writable"
-	fi
-	chmod 700 "$tmp/doc-ro"
+	# a TMPDIR that is a file: no directory can be made below it, even as root
+	# (a read-only directory would not stop root, so CI would never run this)
+	: > "$tmp/doc-file"
+	TMPDIR="$tmp/doc-file" expect 1 "doctor, TMPDIR not a directory" -- "$bin" doctor
+	has "$tmp/err" "error[SPX-I101]: doctor cannot write its probe program" "doctor, TMPDIR not a directory"
+	empty "$tmp/out" "doctor, TMPDIR not a directory: stdout"
 fi
 expect 2 "doctor with an operand" -- "$bin" doctor x
 has "$tmp/err" "doctor takes no operand" "doctor with an operand"
