@@ -387,8 +387,13 @@ parse_attr(Parser *p, bool in_stmt)
 		Name n = parse_name_of(p, parse_advance(p));
 		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P102, "unknown attribute `@%s`; only `@id`%s supported", n.s,
 		    in_stmt ? " and `@audit` are" : " is");
-		diag_set_help(d, in_stmt ? "write `@audit(\"summary\")` before `unsafe`, or `@id(\"stable.name\")` before a declaration"
-		    : "identify declarations with `@id(\"stable.name\")`");
+		if (in_stmt)
+			diag_set_help(d, "write `@audit(\"summary\")` before `unsafe`, or `@id(\"stable.name\")` before a declaration");
+		else if (strcmp(n.s, "audit") == 0)
+			diag_set_help(d, "`@audit(\"summary\")` marks an `unsafe` block inside a body; a declaration takes only `@id(\"stable.name\")`: move the summary into a `//` comment");
+		else
+			diag_set_help(d, "identify declarations with `@id(\"stable.name\")`; there are no other attributes: delete `@%s%s`", n.s,
+			    parse_at(p, TOK_LPAREN) ? "(…)" : "");
 		return a;
 	}
 	parse_advance(p);

@@ -132,6 +132,9 @@ parse_item_habit(Parser *p, Token *t)
 		diag_set_help(d, "an invariant is written `requires <condition>` right after a record's `}` (records only); a class states contracts on its methods");
 	} else if (parse_tok_is_word(p, t, "requires") || parse_tok_is_word(p, t, "ensures")) {
 		diag_set_help(d, "an invariant (`requires` after the `}`) belongs to a record only; a class states contracts on its methods, and a function's come after its signature, before `{`");
+	} else if (t->kind == TOK_AT && parse_tok_is_word(p, parse_peek_at(p, 1), "id")) {
+		/* `@id("a") @id("b") fn f` (session 20): the second `@id` */
+		diag_set_help(d, "a declaration carries exactly one `@id(\"…\")`; keep the identity you mean and delete the other");
 	} else {
 		diag_set_help(d, "a declaration starts with `fn`, `record`, `variant`, `class`, `resource` or `interface`, optionally after `@id(\"…\")`");
 	}
