@@ -217,6 +217,7 @@ typedef struct Lane {
 	const char *flag;       /* run's lane flag, or NULL */
 	const char *env;        /* the tool's variable, or NULL */
 	const char *fallback;   /* the tool when env is unset */
+	bool split;             /* env holds words (`$CC`), not one path */
 	const char *help;       /* what to do when missing */
 	char *tool;             /* the tool's --version first line, or NULL */
 	LaneState state;
@@ -240,16 +241,20 @@ first_line(const Buf *b)
 	return n ? fmt_text("%.*s", (int)n, b->data) : NULL;
 }
 
-/* The tool named by env (its first word) or fallback: `--version`'s first line. */
+/* The tool named by env or fallback, `--version`'s first line.  The lane's
+ * own reading of env: `$CC` is words (emit_c/cc.c), `$SEMAPRAX_NODE` one
+ * program path (emit_wasm/node.c), which may hold a blank. */
 static bool
 tool_version(Lane *l)
 {
 	const char *v = getenv(l->env);
-	char *words = strdup(v && *v ? v : l->fallback);
-	char *argv[52];
+	char *argv[50], *words = NULL;
 	int argc = 0;
-	for (char *w = strtok(words, " \t"); w && argc < 48; w = strtok(NULL, " \t"))
-		argv[argc++] = w;
+	if (l->split) {
+		argc = spx_split_words(v, argv, 48, &words);
+		argc = argc < 48 ? argc : 48;   /* more: the lane's run refuses them (B101) */
+	} else if (v && *v)
+		argv[argc++] = (char *)v;
 	if (argc == 0)
 		argv[argc++] = (char *)l->fallback;
 	argv[argc++] = "--version";
@@ -398,12 +403,12 @@ cli_cmd_doctor(int argc, char **argv)
 	if (st != EXIT_OK)
 		return st;
 	Lane lanes[] = {
-		{ "interpreter", "interpreter", "check, fmt, graph, run, test, serve, lsp", NULL, NULL, NULL, NULL,
+		{ "interpreter", "interpreter", "check, fmt, graph, run, test, serve, lsp", NULL, NULL, NULL, false, NULL,
 		  NULL, LANE_BROKEN, NULL },
-		{ "native", "C lane", "run --native, build", "--native", "CC", "cc",
+		{ "native", "C lane", "run --native, build", "--native", "CC", "cc", true,
 		  "install a C compiler and the C library's headers (Debian `gcc` and `libc6-dev`), or set `CC` to one",
 		  NULL, LANE_BROKEN, NULL },
-		{ "wasm", "Wasm lane", "run --wasm (build --target wasm needs nothing)", "--wasm", "SEMAPRAX_NODE", "node",
+		{ "wasm", "Wasm lane", "run --wasm (build --target wasm needs nothing)", "--wasm", "SEMAPRAX_NODE", "node", false,
 		  "install Node.js (Debian `nodejs`), or set `SEMAPRAX_NODE` to a working `node`", NULL, LANE_BROKEN, NULL },
 	};
 	int n = (int)(sizeof lanes / sizeof *lanes);
