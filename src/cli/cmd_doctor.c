@@ -158,6 +158,14 @@ capture_run(char **argv, int seconds, Capture *c)
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
 		close(po[0]), close(pe[0]), close(px[0]);
+		/* the copies above fd 2 are not the probe's: its compiler or node
+		 * would hold the capture pipes open too */
+		if (in > 2)
+			close(in);
+		if (po[1] > 2)
+			close(po[1]);
+		if (pe[1] > 2)
+			close(pe[1]);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(px[1], &e, sizeof e);
