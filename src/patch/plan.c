@@ -448,10 +448,8 @@ new_name_ok(Planner *P)
 static bool
 new_word_ok(Planner *P, const char *what)
 {
-	static const char *const words[] = { "module", "permit", "resource", "fn", "uses", "requires", "ensures", "let",
-		"if", "else", "true", "false", "result", "match" };
-	size_t n = countof(words) - (strcmp(what, "function") != 0);   /* `match`: functions only */
-	if (spx_word_index(words, n, P->o->to.s) < 0)
+	const char *to = P->o->to.s;
+	if (sema_source_identifier(to) && !(strcmp(to, "match") == 0 && strcmp(what, "function") == 0))
 		return true;
 	Diag *g = diag_report(P->d, DIAG_G103, &P->o->to.span, "`%s` is a word of the language, not a %s name", P->o->to.s, what);
 	diag_set_help(g, "`%s` has a meaning of its own in SEMAPRAX; choose another %s name", P->o->to.s, what);
