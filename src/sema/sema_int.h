@@ -2,7 +2,8 @@
  * sema_int.h — internals shared by the checker's files:
  *   sema.c        driver, pass order, T104/T105, revision
  *   decls.c       symbol table: declarations, stable identities (S codes),
- *                 type resolution (T001, T221), records/variants/classes
+ *                 records/variants/classes
+ *   decls_type.c  a written type to its TypeId (T001, T220, T221)
  *   builtins.c    the compiler-owned functions (LANGUAGE.md §5)
  *   check_expr.c  expression typing
  *   check_nominal.c  methods, `super`, fields, constructions, `with`
