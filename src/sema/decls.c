@@ -254,6 +254,18 @@ reserved_member(Sema *S, DiagCode code, Span at, const char *name, const char *w
 	diag_set_help(d, "`%s` has a meaning of its own in SEMAPRAX; choose another name", name);
 }
 
+/* A type parameter that is a reserved word (word) or repeats an earlier one:
+ * T224 on a function's, T220 on a type's (on: "function " or ""). */
+static void
+tparam_error(Sema *S, DiagCode code, Span at, const char *name, const char *on, const char *owner, bool word)
+{
+	Diag *dg = sema_error(S, code, at, "invalid or duplicate type parameter `%s` on %s`%s`", name, on, owner);
+	if (word)
+		diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", name);
+	else
+		diag_set_help(dg, "give each type parameter its own name");
+}
+
 /* ==== collection ============================================================== */
 
 static const char *
@@ -675,14 +687,8 @@ collect_fn(Sema *S, const FnDecl *fn, const Decl *d, SymId owner, const IdAttr *
 		s->tparams[i] = fn->tparams[i].s;
 		/* a reserved word (`result`, `let`, …) is invalid, as in the reference (qa33) */
 		bool word = !sema_source_identifier(s->tparams[i]);
-		if (word || !sema_strmap_put(&seen, s->tparams[i], i)) {
-			Diag *dg = sema_error(S, DIAG_T224, fn->tparams[i].span, "invalid or duplicate type parameter `%s` on function `%s`",
-			    s->tparams[i], s->name);
-			if (word)
-				diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", s->tparams[i]);
-			else
-				diag_set_help(dg, "give each type parameter its own name");
-		}
+		if (word || !sema_strmap_put(&seen, s->tparams[i], i))
+			tparam_error(S, DIAG_T224, fn->tparams[i].span, s->tparams[i], "function ", s->name, word);
 	}
 	sema_strmap_free(&seen);
 	if (owner >= 0 && fn->ntparams == 0 && d && d->kind == DECL_CLASS && d->u.class_.ntparams > 0) {
@@ -797,13 +803,8 @@ set_tparams(Sema *S, Sym *s, const Name *names, int n)
 	for (int i = 0; i < n; i++) {
 		s->tparams[i] = names[i].s;
 		bool word = !sema_source_identifier(s->tparams[i]);   /* as functions' (qa33) */
-		if (word || !sema_strmap_put(&seen, s->tparams[i], i)) {
-			Diag *dg = sema_error(S, DIAG_T220, names[i].span, "invalid or duplicate type parameter `%s` on `%s`", s->tparams[i], s->name);
-			if (word)
-				diag_set_help(dg, "`%s` is a reserved word; name type parameters like `T` and `U`", s->tparams[i]);
-			else
-				diag_set_help(dg, "give each type parameter its own name");
-		}
+		if (word || !sema_strmap_put(&seen, s->tparams[i], i))
+			tparam_error(S, DIAG_T220, names[i].span, s->tparams[i], "", s->name, word);
 	}
 	sema_strmap_free(&seen);
 }
