@@ -1851,6 +1851,11 @@ if command -v cc > /dev/null 2>&1 && command -v node > /dev/null 2>&1; then
 	CC=false expect 1 "doctor, a C compiler that fails" -- "$bin" doctor
 	has "$tmp/out" "broken   C lane" "doctor, a C compiler that fails"
 	has "$tmp/out" "error[SPX-B102]" "doctor, a C compiler that fails: B102"
+	# a long stderr line: the probe's temporary path is dropped before the line is
+	# cut at 200 bytes (cut first, a part of it was left: the report changed per run)
+	CC="cc -include /nonexistent.h" expect 1 "doctor, a C compiler's long refusal" -- "$bin" doctor
+	has "$tmp/out" "broken   C lane" "doctor, a C compiler's long refusal"
+	lacks "$tmp/out" "semaprax-doctor-" "doctor, a C compiler's long refusal: no temporary path"
 	SEMAPRAX_NODE=true expect 1 "doctor, SEMAPRAX_NODE not node" -- "$bin" doctor
 	has "$tmp/out" "missing  Wasm lane" "doctor, SEMAPRAX_NODE not node"
 	has "$tmp/out" "it must be Node.js" "doctor, SEMAPRAX_NODE not node: why"

@@ -232,21 +232,50 @@ typedef struct Lane {
 	char *detail;
 } Lane;
 
-/* The first line of text (at most 200 bytes, cut between characters), or NULL. */
+/* Removes " at <file>[:line:col]" from text: the probe's temporary path
+ * would make the report differ from run to run. */
+static void
+drop_path(char *text, const char *file)
+{
+	size_t fl = strlen(file);
+	for (char *p = strstr(text, " at "); p; p = strstr(p, " at ")) {
+		if (strncmp(p + 4, file, fl) != 0) {
+			p += 4;
+			continue;
+		}
+		char *q = p + 4 + fl;
+		while (*q == ':' || (*q >= '0' && *q <= '9'))
+			q++;
+		memmove(p, q, strlen(q) + 1);
+	}
+}
+
+/* The first line of text, without the probe's path (file, when not NULL:
+ * removed before the cut, so no part of it is left), at most 200 bytes cut
+ * between characters; NULL when empty. */
 static char *
-first_line(const Buf *b)
+first_line(const Buf *b, const char *file)
 {
 	if (!b->len)
 		return NULL;
 	size_t n = 0;
 	while (n < b->len && b->data[n] != '\n' && b->data[n] != '\r')
 		n++;
+	char *line = fmt_text("%.*s", (int)n, b->data);
+	if (file)
+		drop_path(line, file);
+	n = strlen(line);
 	if (n > 200) {
 		n = 200;
-		while (n && ((unsigned char)b->data[n] & 0xC0) == 0x80)
+		while (n && ((unsigned char)line[n] & 0xC0) == 0x80)
 			n--;
+		line[n] = '\0';
 	}
-	return n ? fmt_text("%.*s", (int)n, b->data) : NULL;
+	if (!n) {
+		free(line);
+		return NULL;
+	}
+	return line;
 }
 
 /* The tool named by env or fallback, `--version`'s first line.  The lane's
@@ -271,7 +300,7 @@ tool_version(Lane *l)
 	bool go_on = capture_run(argv, VERSION_SECONDS, &c);
 	if (c.ran && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0)
 	{
-		char *line = first_line(&c.out);
+		char *line = first_line(&c.out, NULL);
 		l->tool = line ? fmt_text("`%s`: %s", argv[0], line) : NULL;
 		free(line);
 	}
@@ -280,24 +309,6 @@ tool_version(Lane *l)
 	capture_free(&c);
 	free(words);
 	return go_on;
-}
-
-/* Removes " at <file>[:line:col]" from text: the probe's temporary path
- * would make the report differ from run to run. */
-static void
-drop_path(char *text, const char *file)
-{
-	size_t fl = strlen(file);
-	for (char *p = strstr(text, " at "); p; p = strstr(p, " at ")) {
-		if (strncmp(p + 4, file, fl) != 0) {
-			p += 4;
-			continue;
-		}
-		char *q = p + 4 + fl;
-		while (*q == ':' || (*q >= '0' && *q <= '9'))
-			q++;
-		memmove(p, q, strlen(q) + 1);
-	}
 }
 
 /* Judges the run of the probe (file) on lane l. */
@@ -313,7 +324,7 @@ judge(Lane *l, const Capture *c, const char *file)
 		l->detail = fmt_text("the probe did not finish within %d s", PROBE_SECONDS);
 	} else if (strstr(err, "error[SPX-B101]") || strstr(err, "error[SPX-W101]")) {
 		l->state = LANE_MISSING;
-		char *line = first_line(&c->err);
+		char *line = first_line(&c->err, file);
 		const char *m = line ? strstr(line, "]: ") : NULL;
 		l->detail = fmt_text("%s", m ? m + 3 : line ? line : "");
 		free(line);
@@ -328,7 +339,7 @@ judge(Lane *l, const Capture *c, const char *file)
 			buf_printf(&d, "the probe exited %d", WEXITSTATUS(c->status));
 		else
 			buf_printf(&d, "the probe ended by signal %d", WIFSIGNALED(c->status) ? WTERMSIG(c->status) : 0);
-		char *o = first_line(&c->out), *e = first_line(&c->err);
+		char *o = first_line(&c->out, file), *e = first_line(&c->err, file);
 		if (e)
 			buf_printf(&d, "; stderr: %s", e);
 		else if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) == 0)
