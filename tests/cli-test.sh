@@ -1851,9 +1851,20 @@ if command -v cc > /dev/null 2>&1 && command -v node > /dev/null 2>&1; then
 	CC=false expect 1 "doctor, a C compiler that fails" -- "$bin" doctor
 	has "$tmp/out" "broken   C lane" "doctor, a C compiler that fails"
 	has "$tmp/out" "error[SPX-B102]" "doctor, a C compiler that fails: B102"
+	# a long stderr line: the probe's temporary path is dropped before the line is
+	# cut at 200 bytes (cut first, a part of it was left: the report changed per run)
+	CC="cc -include /nonexistent.h" expect 1 "doctor, a C compiler's long refusal" -- "$bin" doctor
+	has "$tmp/out" "broken   C lane" "doctor, a C compiler's long refusal"
+	lacks "$tmp/out" "semaprax-doctor-" "doctor, a C compiler's long refusal: no temporary path"
 	SEMAPRAX_NODE=true expect 1 "doctor, SEMAPRAX_NODE not node" -- "$bin" doctor
 	has "$tmp/out" "missing  Wasm lane" "doctor, SEMAPRAX_NODE not node"
 	has "$tmp/out" "it must be Node.js" "doctor, SEMAPRAX_NODE not node: why"
+	# $SEMAPRAX_NODE is one program path, which may hold a blank (emit_wasm/node.c
+	# does not split it; only $CC is words): its version line names it whole
+	mkdir -p "$tmp/doc node"
+	ln -s "$(command -v node)" "$tmp/doc node/node"
+	SEMAPRAX_NODE="$tmp/doc node/node" expect 0 "doctor, SEMAPRAX_NODE with a blank" -- "$bin" doctor
+	has "$tmp/out" "found: \`$tmp/doc node/node\`: v" "doctor, SEMAPRAX_NODE with a blank: its version"
 	CC="$tmp/no-such-cc" expect 1 "doctor --json" -- "$bin" doctor --json
 	cp "$tmp/out" "$tmp/doc1.json"
 	CC="$tmp/no-such-cc" expect 1 "doctor --json again" -- "$bin" doctor --json

@@ -29,9 +29,11 @@ int cli_unknown_option(const char *cmd, const char *a, const char *tail);
  * (DIR does not exist, or is a file); exit 2. */
 int cli_write_root_refused(const char *cmd, const char *root);
 void cli_put_visible(FILE *f, const char *text);
-/* One location-less diagnostic code on path with msg and help, printed
- * as text on stderr (fmt_write.c). */
+/* One location-less diagnostic code on path with msg and help (NULL: the
+ * register's), printed as text on stderr (fmt_write.c); _shown prints shown
+ * for the path when it is not NULL (a project's manifest as the user named it). */
 void cli_report(DiagCode code, const char *path, const char *msg, const char *help);
+void cli_report_shown(DiagCode code, const char *path, const char *shown, const char *msg, const char *help);
 
 /*
  * Ends a command's one-module Program (driver/program.h).  Every command returns from

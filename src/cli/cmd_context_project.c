@@ -385,13 +385,7 @@ cli_context_project(const char *manifest, const char *symbol, int direction, int
 		char msg[256], help[96];
 		snprintf(msg, sizeof msg, "the project context of `%s` needs %ld bytes; --max-bytes is %ld", symbol, need, max_bytes);
 		snprintf(help, sizeof help, "pass `--max-bytes %ld` or more", need);
-		DiagSink s;
-		diag_init(&s, x.pj.manifest_path, NULL, 0);
-		Diag *d = diag_report(&s, DIAG_G004, NULL, "%s", msg);
-		if (d)
-			diag_set_help(d, "%s", help);
-		diag_emit_all(&s, false);
-		diag_free(&s);
+		cli_report(DIAG_G004, x.pj.manifest_path, msg, help);
 		status = EXIT_FAIL;
 	} else {
 		Sha256 h;

@@ -158,6 +158,14 @@ capture_run(char **argv, int seconds, Capture *c)
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
 		close(po[0]), close(pe[0]), close(px[0]);
+		/* the copies above fd 2 are not the probe's: its compiler or node
+		 * would hold the capture pipes open too */
+		if (in > 2)
+			close(in);
+		if (po[1] > 2)
+			close(po[1]);
+		if (pe[1] > 2)
+			close(pe[1]);
 		execvp(argv[0], argv);
 		int e = errno;
 		ssize_t w = write(px[1], &e, sizeof e);
@@ -217,57 +225,12 @@ typedef struct Lane {
 	const char *flag;       /* run's lane flag, or NULL */
 	const char *env;        /* the tool's variable, or NULL */
 	const char *fallback;   /* the tool when env is unset */
+	bool split;             /* env holds words (`$CC`), not one path */
 	const char *help;       /* what to do when missing */
 	char *tool;             /* the tool's --version first line, or NULL */
 	LaneState state;
 	char *detail;
 } Lane;
-
-/* The first line of text (at most 200 bytes, cut between characters), or NULL. */
-static char *
-first_line(const Buf *b)
-{
-	if (!b->len)
-		return NULL;
-	size_t n = 0;
-	while (n < b->len && b->data[n] != '\n' && b->data[n] != '\r')
-		n++;
-	if (n > 200) {
-		n = 200;
-		while (n && ((unsigned char)b->data[n] & 0xC0) == 0x80)
-			n--;
-	}
-	return n ? fmt_text("%.*s", (int)n, b->data) : NULL;
-}
-
-/* The tool named by env (its first word) or fallback: `--version`'s first line. */
-static bool
-tool_version(Lane *l)
-{
-	const char *v = getenv(l->env);
-	char *words = strdup(v && *v ? v : l->fallback);
-	char *argv[52];
-	int argc = 0;
-	for (char *w = strtok(words, " \t"); w && argc < 48; w = strtok(NULL, " \t"))
-		argv[argc++] = w;
-	if (argc == 0)
-		argv[argc++] = (char *)l->fallback;
-	argv[argc++] = "--version";
-	argv[argc] = NULL;
-	Capture c;
-	bool go_on = capture_run(argv, VERSION_SECONDS, &c);
-	if (c.ran && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0)
-	{
-		char *line = first_line(&c.out);
-		l->tool = line ? fmt_text("`%s`: %s", argv[0], line) : NULL;
-		free(line);
-	}
-	if (c.ran && !l->tool)
-		l->tool = fmt_text("`%s`, whose `--version` printed nothing or failed", argv[0]);
-	capture_free(&c);
-	free(words);
-	return go_on;
-}
 
 /* Removes " at <file>[:line:col]" from text: the probe's temporary path
  * would make the report differ from run to run. */
@@ -287,6 +250,67 @@ drop_path(char *text, const char *file)
 	}
 }
 
+/* The first line of text, without the probe's path (file, when not NULL:
+ * removed before the cut, so no part of it is left), at most 200 bytes cut
+ * between characters; NULL when empty. */
+static char *
+first_line(const Buf *b, const char *file)
+{
+	if (!b->len)
+		return NULL;
+	size_t n = 0;
+	while (n < b->len && b->data[n] != '\n' && b->data[n] != '\r')
+		n++;
+	char *line = fmt_text("%.*s", (int)n, b->data);
+	if (file)
+		drop_path(line, file);
+	n = strlen(line);
+	if (n > 200) {
+		n = 200;
+		while (n && ((unsigned char)line[n] & 0xC0) == 0x80)
+			n--;
+		line[n] = '\0';
+	}
+	if (!n) {
+		free(line);
+		return NULL;
+	}
+	return line;
+}
+
+/* The tool named by env or fallback, `--version`'s first line.  The lane's
+ * own reading of env: `$CC` is words (emit_c/cc.c), `$SEMAPRAX_NODE` one
+ * program path (emit_wasm/node.c), which may hold a blank. */
+static bool
+tool_version(Lane *l)
+{
+	const char *v = getenv(l->env);
+	char *argv[50], *words = NULL;
+	int argc = 0;
+	if (l->split) {
+		argc = spx_split_words(v, argv, 48, &words);
+		argc = argc < 48 ? argc : 48;   /* more: the lane's run refuses them (B101) */
+	} else if (v && *v)
+		argv[argc++] = (char *)v;
+	if (argc == 0)
+		argv[argc++] = (char *)l->fallback;
+	argv[argc++] = "--version";
+	argv[argc] = NULL;
+	Capture c;
+	bool go_on = capture_run(argv, VERSION_SECONDS, &c);
+	if (c.ran && !c.timed_out && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0)
+	{
+		char *line = first_line(&c.out, NULL);
+		l->tool = line ? fmt_text("`%s`: %s", argv[0], line) : NULL;
+		free(line);
+	}
+	if (c.ran && !l->tool)
+		l->tool = fmt_text("`%s`, whose `--version` printed nothing or failed", argv[0]);
+	capture_free(&c);
+	free(words);
+	return go_on;
+}
+
 /* Judges the run of the probe (file) on lane l. */
 static void
 judge(Lane *l, const Capture *c, const char *file)
@@ -300,7 +324,7 @@ judge(Lane *l, const Capture *c, const char *file)
 		l->detail = fmt_text("the probe did not finish within %d s", PROBE_SECONDS);
 	} else if (strstr(err, "error[SPX-B101]") || strstr(err, "error[SPX-W101]")) {
 		l->state = LANE_MISSING;
-		char *line = first_line(&c->err);
+		char *line = first_line(&c->err, file);
 		const char *m = line ? strstr(line, "]: ") : NULL;
 		l->detail = fmt_text("%s", m ? m + 3 : line ? line : "");
 		free(line);
@@ -315,7 +339,7 @@ judge(Lane *l, const Capture *c, const char *file)
 			buf_printf(&d, "the probe exited %d", WEXITSTATUS(c->status));
 		else
 			buf_printf(&d, "the probe ended by signal %d", WIFSIGNALED(c->status) ? WTERMSIG(c->status) : 0);
-		char *o = first_line(&c->out), *e = first_line(&c->err);
+		char *o = first_line(&c->out, file), *e = first_line(&c->err, file);
 		if (e)
 			buf_printf(&d, "; stderr: %s", e);
 		else if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) == 0)
@@ -398,12 +422,12 @@ cli_cmd_doctor(int argc, char **argv)
 	if (st != EXIT_OK)
 		return st;
 	Lane lanes[] = {
-		{ "interpreter", "interpreter", "check, fmt, graph, run, test, serve, lsp", NULL, NULL, NULL, NULL,
+		{ "interpreter", "interpreter", "check, fmt, graph, run, test, serve, lsp", NULL, NULL, NULL, false, NULL,
 		  NULL, LANE_BROKEN, NULL },
-		{ "native", "C lane", "run --native, build", "--native", "CC", "cc",
+		{ "native", "C lane", "run --native, build", "--native", "CC", "cc", true,
 		  "install a C compiler and the C library's headers (Debian `gcc` and `libc6-dev`), or set `CC` to one",
 		  NULL, LANE_BROKEN, NULL },
-		{ "wasm", "Wasm lane", "run --wasm (build --target wasm needs nothing)", "--wasm", "SEMAPRAX_NODE", "node",
+		{ "wasm", "Wasm lane", "run --wasm (build --target wasm needs nothing)", "--wasm", "SEMAPRAX_NODE", "node", false,
 		  "install Node.js (Debian `nodejs`), or set `SEMAPRAX_NODE` to a working `node`", NULL, LANE_BROKEN, NULL },
 	};
 	int n = (int)(sizeof lanes / sizeof *lanes);

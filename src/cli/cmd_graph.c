@@ -73,32 +73,6 @@ put(Buf *b)
 	buf_free(b);
 }
 
-/* One location-less diagnostic of path (printed as shown when set). */
-static void
-report_shown(const char *path, const char *shown, DiagCode code, const char *help, const char *msg)
-{
-	DiagSink s;
-	diag_init(&s, path, NULL, 0);
-	s.shown = shown;
-	Diag *d = diag_report(&s, code, NULL, "%s", msg);
-	if (d && help)
-		diag_set_help(d, "%s", help);
-	diag_emit_all(&s, false);
-	diag_free(&s);
-}
-
-static void
-report(const char *path, DiagCode code, const char *help, const char *msg)
-{
-	DiagSink s;
-	diag_init(&s, path, NULL, 0);
-	Diag *d = diag_report(&s, code, NULL, "%s", msg);
-	if (d && help)
-		diag_set_help(d, "%s", help);
-	diag_emit_all(&s, false);
-	diag_free(&s);
-}
-
 /* G001: the symbol names no declaration (or several); the nearest stable ids as help. */
 static void
 unknown_symbol(Loaded *x, const char *path, const char *symbol, bool ambiguous)
@@ -110,7 +84,7 @@ unknown_symbol(Loaded *x, const char *path, const char *symbol, bool ambiguous)
 	else
 		buf_printf(&msg, "no declaration has the stable id or name `%s`", symbol);
 	graph_symbol_help(&help, g, symbol, ambiguous);
-	report(path, DIAG_G001, help.data, msg.data);
+	cli_report(DIAG_G001, path, msg.data, help.data);
 	buf_free(&msg);
 	buf_free(&help);
 }
@@ -305,7 +279,7 @@ cli_cmd_context(int argc, char **argv)
 				snprintf(help, sizeof help, "pass `--max-bytes %ld` or more", need);
 			else
 				snprintf(help, sizeof help, "the root's own fact exceeds the 16 MiB bound; query a callee instead");
-			report(path, DIAG_G004, help, msg);
+			cli_report(DIAG_G004, path, msg, help);
 			status = EXIT_FAIL;
 		}
 	}
@@ -440,7 +414,7 @@ cli_proj_unknown(ProjLoaded *x, const char *symbol, int why)
 			buf_puts(&help, "`semaprax query <project>` lists every declaration with its path and stable id");
 		}
 	}
-	report_shown(x->pj.manifest_path, project_manifest_shown(x->pj.manifest_path), DIAG_G001, help.data, msg.data);
+	cli_report_shown(DIAG_G001, x->pj.manifest_path, project_manifest_shown(x->pj.manifest_path), msg.data, help.data);
 	buf_free(&msg);
 	buf_free(&help);
 }

@@ -56,14 +56,22 @@
 #include <unistd.h>
 
 void
-cli_report(DiagCode code, const char *path, const char *msg, const char *help)
+cli_report_shown(DiagCode code, const char *path, const char *shown, const char *msg, const char *help)
 {
 	DiagSink s;
 	diag_init(&s, path, NULL, 0);
+	s.shown = shown;
 	Diag *d = diag_report(&s, code, NULL, "%s", msg);
-	diag_set_help(d, "%s", help);
+	if (d && help)
+		diag_set_help(d, "%s", help);
 	diag_emit_all(&s, false);
 	diag_free(&s);
+}
+
+void
+cli_report(DiagCode code, const char *path, const char *msg, const char *help)
+{
+	cli_report_shown(code, path, NULL, msg, help);
 }
 
 static void

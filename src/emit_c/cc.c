@@ -41,18 +41,6 @@ write_all(const char *path, const char *data, size_t len)
 	return ok;
 }
 
-/* The number of blank- or tab-separated words of environment variable name. */
-static int
-env_words(const char *name)
-{
-	const char *v = getenv(name);
-	int n = 0;
-	for (const char *p = v ? v : ""; *p; p++)
-		if (*p != ' ' && *p != '\t' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\0'))
-			n++;
-	return n;
-}
-
 NativeStatus
 emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 {
@@ -60,7 +48,8 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 	dir[0] = '\0';
 	/* the command line below holds at most 48 words of $CC, and 50 of it
 	 * and $SEMAPRAX_NATIVE_CFLAGS together: more is refused, never cut */
-	int ccw = env_words("CC"), xw = env_words("SEMAPRAX_NATIVE_CFLAGS");
+	int ccw = spx_split_words(getenv("CC"), NULL, 0, NULL);
+	int xw = spx_split_words(getenv("SEMAPRAX_NATIVE_CFLAGS"), NULL, 0, NULL);
 	if (ccw > 48 || xw > 50 - (ccw ? ccw : 1)) {
 		buf_printf(msg, "`CC` holds %d words and `SEMAPRAX_NATIVE_CFLAGS` %d; the C compiler's command line takes at most 48 of `CC` and 50 of both together",
 		    ccw, xw);
@@ -88,14 +77,8 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 		buf_printf(msg, "cannot write %s", cpath);
 		return NATIVE_IO;
 	}
-	const char *cc = getenv("CC");
-	if (!cc || !*cc)
-		cc = "cc";
-	char *words = strdup(cc);
-	char *argv[64];
-	int argc = 0;
-	for (char *w = strtok(words, " \t"); w && argc < 48; w = strtok(NULL, " \t"))
-		argv[argc++] = w;
+	char *argv[64], *words, *extra_words;
+	int argc = spx_split_words(getenv("CC"), argv, 48, &words);   /* at most 48: checked above */
 	if (argc == 0)
 		argv[argc++] = "cc";
 	/* -Wno-misleading-indentation: the generated C is indented by its
@@ -105,10 +88,7 @@ emitc_native_compile(const char *csrc, size_t len, char dir[4096], Buf *msg)
 	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
 		argv[argc++] = (char *)flags[i];
 	/* extra flags for the sanitizer lane (tests/native-test.sh --sanitize) */
-	const char *extra = getenv("SEMAPRAX_NATIVE_CFLAGS");
-	char *extra_words = extra ? strdup(extra) : NULL;
-	for (char *w = extra_words ? strtok(extra_words, " \t") : NULL; w && argc < 56; w = strtok(NULL, " \t"))
-		argv[argc++] = w;
+	argc += spx_split_words(getenv("SEMAPRAX_NATIVE_CFLAGS"), argv + argc, 56 - argc, &extra_words);   /* fits: checked above */
 	const char *tail[] = { "-o", exe, cpath, "-lm" };
 	for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
 		argv[argc++] = (char *)tail[i];

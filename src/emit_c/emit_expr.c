@@ -17,13 +17,6 @@
 
 /* ---- ownership ---- */
 
-static Val
-mkval(const char *c, TypeId t, bool own)
-{
-	Val v = { c, t, own };
-	return v;
-}
-
 static const Val no_val = { NULL, 0, false };
 
 static void emit_stmt(Emit *E, const HirStmt *s);
@@ -35,19 +28,19 @@ emitc_own_val(Emit *E, Val v)
 		return v;
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s(&%s);", emit_tyname(E, v.t), t, emitc_clone_fn(E, v.t), v.c);
-	return mkval(t, v.t, true);
+	return emitc_val(t, v.t, true);
 }
 
 Val
 emitc_borrow_val(Emit *E, Val v)
 {
 	if (!v.c || !v.own || emitc_is_copy(E, v.t))
-		return mkval(v.c, v.t, false);
+		return emitc_val(v.c, v.t, false);
 	const char *name = emitc_func_var(E, v.t, "tmp");
 	emitc_line(E, "%s = %s;", name, v.c);
 	Temp tp = { name, v.t };
 	VEC_PUSH(E->temps, tp);
-	return mkval(name, v.t, false);
+	return emitc_val(name, v.t, false);
 }
 
 void
@@ -101,13 +94,13 @@ emitc_coerce(Emit *E, Val v, TypeId to)
 	/* an owned child gives up the fields its ancestor lacks (after the prefix) */
 	for (int i = dst->nom->nfields; v.own && i < from->nom->nfields; i++)
 		emitc_release_place(E, sema_field_type(E->S, v.t, i), arena_printf(&E->a, "%s.f_%s", v.c, from->nom->fields[i].name));
-	return mkval(t, to, v.own);
+	return emitc_val(t, to, v.own);
 }
 
 /* ---- literals ---- */
 
-static const char *
-int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
+const char *
+emitc_int_lit(Emit *E, TypeId t, uint64_t mag, bool neg)
 {
 	switch (emitc_tinfo(E, t)->kind) {
 	case TY_I64:
@@ -155,7 +148,7 @@ emit_logic(Emit *E, const HirExpr *e)
 	emitc_temps_release(E, mark);
 	E->indent--;
 	emitc_line(E, "}");
-	return r.c ? mkval(t, T_BOOL, false) : no_val;
+	return r.c ? emitc_val(t, T_BOOL, false) : no_val;
 }
 
 static Val
@@ -200,7 +193,7 @@ emit_compare(Emit *E, const HirExpr *e, Val l, Val r)
 		       sema_type_name(E->S, l.t));
 		return no_val;
 	}
-	return mkval(t, T_BOOL, false);
+	return emitc_val(t, T_BOOL, false);
 }
 
 static Val
@@ -214,7 +207,7 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 	const char *t = emitc_new_tmp(E);
 	if (!emitc_is_int(E, rt)) {
 		emitc_line(E, "%s %s = %s %s %s;", ct, t, l.c, ast_binary_spelling(op), r.c);
-		return mkval(t, rt, false);
+		return emitc_val(t, rt, false);
 	}
 	/* rt/core.h's checked helpers (SPX_ARITH_OPS): one call per operation */
 	static const char *const name[] = {
@@ -232,7 +225,7 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 		emitc_line(E, "if (__builtin_%s_overflow(%s, %s, &%s))", name[op], l.c, r.c, t);
 		emitc_line(E, "\tgoto spx_fail_%s;", name[op]);
 		E->chunk_fails |= 1u << (op - BIN_ADD);
-		return mkval(t, rt, false);
+		return emitc_val(t, rt, false);
 	}
 	/* a signed + or - of a literal compares with a constant (rt/core.h SPX_ARITH_LIT) */
 	TyKind k = emitc_tinfo(E, rt)->kind;
@@ -240,10 +233,10 @@ emit_arith(Emit *E, const HirExpr *e, Val l, Val r)
 	if ((k == TY_I64 || k == TY_I32) && lit_r != lit_l && (op == BIN_SUB ? lit_r : op == BIN_ADD)) {
 		emitc_line(E, "%s %s = spx_%sk_%s(%s, %s);", ct, t, name[op], emitc_cap_field(E, rt), lit_r ? l.c : r.c,
 			   lit_r ? r.c : l.c);
-		return mkval(t, rt, false);
+		return emitc_val(t, rt, false);
 	}
 	emitc_line(E, "%s %s = spx_%s_%s(%s, %s);", ct, t, name[op], emitc_cap_field(E, rt), l.c, r.c);
-	return mkval(t, rt, false);
+	return emitc_val(t, rt, false);
 }
 
 static Val
@@ -277,7 +270,7 @@ emit_unary(Emit *E, const HirExpr *e)
 	} else {
 		emitc_line(E, "%s %s = -%s;", ct, t, x.c);
 	}
-	return mkval(t, rt, false);
+	return emitc_val(t, rt, false);
 }
 
 /* ---- operands in flight across `?` ---- */
@@ -396,7 +389,7 @@ emit_call_fn(Emit *E, const HirExpr *e)
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s;", ct, t, call.data);
 	buf_free(&call);
-	return mkval(t, rt, true);
+	return emitc_val(t, rt, true);
 }
 
 static Val
@@ -432,7 +425,7 @@ emit_call_slot(Emit *E, const HirExpr *e)
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s;", ct, t, call.data);
 	buf_free(&call);
-	return mkval(t, rt, true);
+	return emitc_val(t, rt, true);
 }
 
 /* ---- aggregates ---- */
@@ -531,7 +524,7 @@ emit_agg(Emit *E, const HirExpr *e)
 	}
 	if (e->kind != HIR_VARIANT)
 		emitc_check_invariants(E, rt, t, e->span);
-	return mkval(t, rt, true);
+	return emitc_val(t, rt, true);
 }
 
 /*
@@ -574,7 +567,7 @@ emit_field(Emit *E, const HirExpr *e)
 			emitc_line(E, "%s %s = %s;", ct, t, pl);
 			if (!emitc_is_copy(E, ft))
 				emitc_line(E, "%s = (%s)%s;", pl, ct, emitc_zero_init(E, ft));
-			return mkval(t, ft, !emitc_is_copy(E, ft));
+			return emitc_val(t, ft, !emitc_is_copy(E, ft));
 		}
 	}
 	Val b = emitc_borrow_val(E, emitc_ev(E, e->u.field.base));
@@ -593,7 +586,7 @@ emit_field(Emit *E, const HirExpr *e)
 		return no_val;
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s.f_%s;", ct, t, b.c, s->nom->fields[fi].name);
-	return mkval(t, ft, false);
+	return emitc_val(t, ft, false);
 }
 
 static Val
@@ -633,97 +626,14 @@ emit_try(Emit *E, const HirExpr *e)
 	E->used_out = true;
 	const char *t = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s.u.c_%s.f_%s;", ct, t, x.c, s->nom->cases[ok].name, s->nom->cases[ok].fields[0].name);
-	return mkval(t, rt, true);
+	return emitc_val(t, rt, true);
 }
 
-/* ---- match ---- */
-
-/* The C test of pattern p (resolved, hir.h) over s of type t. */
-static bool
-pat_test(Emit *E, Buf *out, const HirPattern *p, TypeId t, const char *s)
-{
-	switch (p->kind) {
-	case HIR_PAT_WILD: case HIR_PAT_BIND: case HIR_PAT_RECORD:
-		buf_puts(out, "1");
-		return true;
-	case HIR_PAT_LIT:
-		if (p->lit.kind == HIR_BOOL)
-			buf_printf(out, "%s == %s", s, p->lit.b ? "true" : "false");
-		else if (p->lit.kind == HIR_CHAR)
-			buf_printf(out, "%s == UINT32_C(%" PRIu32 ")", s, p->lit.ch);
-		else if (p->lit.kind == HIR_INT && emitc_is_int(E, t))
-			buf_printf(out, "%s == %s", s, int_lit(E, t, p->lit.i, p->lit.negative));
-		else
-			return false;
-		return true;
-	case HIR_PAT_OR:
-		buf_putc(out, '(');
-		for (int i = 0; i < p->nalts; i++) {
-			if (i)
-				buf_puts(out, " || ");
-			buf_putc(out, '(');
-			if (!pat_test(E, out, p->alts[i], t, s))
-				return false;
-			buf_putc(out, ')');
-		}
-		buf_putc(out, ')');
-		return true;
-	case HIR_PAT_CASE: {
-		Sym *sym = emitc_nominal_sym(E, t);
-		if (!sym || sym->kind != SK_VARIANT || p->case_index < 0)
-			return false;
-		buf_printf(out, "%s.tag == %d", s, p->case_index);
-		return true;
-	}
-	}
-	return false;
-}
-
-/* Binding state: the places bound (to zero them when the match owns the scrutinee). */
-typedef struct Binder {
-	VEC(Temp) taken;
-} Binder;
-
-/* Binds the slots of p over v of type t (field types: the pattern's, in the instance). */
-static bool
-bind_pat(Emit *E, const HirPattern *p, TypeId t, const char *v, Binder *B)
-{
-	switch (p->kind) {
-	case HIR_PAT_BIND: {
-		HirSlot s = p->slot;
-		emitc_line(E, "%s = %s;", emitc_slot_name(E, s), v);
-		if (E->slot_own[s]) {
-			Temp tp = { v, t };
-			VEC_PUSH(B->taken, tp);
-		}
-		return true;
-	}
-	case HIR_PAT_CASE: case HIR_PAT_RECORD:
-		break;
-	default:
-		return true;
-	}
-	Sym *sym = emitc_nominal_sym(E, t);
-	int ci = p->kind == HIR_PAT_CASE ? p->case_index : -1;
-	if (!sym || (p->kind == HIR_PAT_CASE && ci < 0))
-		return false;
-	for (int i = 0; i < p->nfields; i++) {
-		int fi = p->fields[i];
-		const char *access;
-		if (ci >= 0)
-			access = arena_printf(&E->a, "%s.u.c_%s.f_%s", v, sym->nom->cases[ci].name, sym->nom->cases[ci].fields[fi].name);
-		else
-			access = arena_printf(&E->a, "%s.f_%s", v, sym->nom->fields[fi].name);
-		emitc_types_grow(E);
-		if (!bind_pat(E, p->subs[i], emitc_sty(E, p->subs[i]->type), access, B))
-			return false;
-	}
-	return true;
-}
+/* ---- results of branching expressions (if, match, blocks) ---- */
 
 /* Declares a result variable for e (NULL: no value). */
-static const char *
-result_var(Emit *E, TypeId t, Span span)
+const char *
+emitc_result_var(Emit *E, TypeId t, Span span)
 {
 	if (!emitc_valueful(E, t))
 		return NULL;
@@ -738,8 +648,8 @@ result_var(Emit *E, TypeId t, Span span)
 /* Stores v (converted to type t, owned) into target, or discards it.  The
  * result of a lending branch value (HirExpr.lends) is stored as read, a
  * borrow of a lent parameter's path, never copied. */
-static void
-store_result(Emit *E, Val v, const char *target, TypeId t, bool lend)
+void
+emitc_store_result(Emit *E, Val v, const char *target, TypeId t, bool lend)
 {
 	if (!v.c)
 		return;
@@ -752,259 +662,6 @@ store_result(Emit *E, Val v, const char *target, TypeId t, bool lend)
 		v = emitc_own_val(E, v);
 	if (v.c)
 		emitc_line(E, "%s = %s;", target, v.c);
-}
-
-/* Emits arm a: `if (test) { … goto m; }`, or, a switch's case (sw: its
- * labels are written), `{ … goto m; }`. */
-static void
-emit_arm(Emit *E, const HirArm *a, TypeId st, const char *s, bool own, const char *m, const char *r, TypeId rt, bool lend,
-	 bool sw)
-{
-	Buf test = {0};
-	if (sw) {
-		emitc_line(E, "{");
-	} else if (!pat_test(E, &test, a->pat, st, s)) {
-		buf_free(&test);
-		emitc_refuse(E, a->pat->span, "the native lane does not support this pattern yet");
-		return;
-	} else {
-		emitc_line(E, "if (%s) {", test.data);
-	}
-	buf_free(&test);
-	E->indent++;
-	Binder B = { {0} };
-	if (!bind_pat(E, a->pat, st, s, &B)) {
-		VEC_FREE(B.taken);
-		emitc_refuse(E, a->pat->span, "the native lane does not support this pattern yet");
-		return;
-	}
-	const char *g = NULL;
-	if (a->guard) {
-		int mark = emitc_temps_mark(E);
-		Val gv = emitc_ev(E, a->guard);
-		emitc_temps_release(E, mark);
-		if (!gv.c) {
-			VEC_FREE(B.taken);
-			return;
-		}
-		g = gv.c;
-		emitc_line(E, "if (%s) {", g);
-		E->indent++;
-	}
-	/* the match owns the scrutinee: the bound parts move into their slots */
-	for (int i = 0; own && i < B.taken.len; i++)
-		emitc_line(E, "%s = (%s)%s;", B.taken.items[i].name, emit_tyname(E, B.taken.items[i].t),
-		     emitc_zero_init(E, B.taken.items[i].t));
-	VEC_FREE(B.taken);
-	store_result(E, emitc_ev(E, a->value), r, rt, lend);
-	for (int i = a->nbinds - 1; i >= 0; i--)
-		if (E->slot_own[a->binds[i]])
-			emitc_release_place(E, emitc_slot_type(E, a->binds[i]), emitc_slot_name(E, a->binds[i]));
-	emitc_line(E, "goto %s;", m);
-	if (g) {
-		E->indent--;
-		emitc_line(E, "}");
-	}
-	E->indent--;
-	emitc_line(E, "}");
-}
-
-/* ---- literal arms as a C switch ----
- *
- * A run of arms whose patterns are integer or char literals (or
- * or-patterns of them), without a guard, over an integer or char scrutinee
- * is one C `switch`, each arm a case ending `goto m`: gcc turned the `if`s
- * into a switch itself, in time super-linear in the arms (32,000 arms:
- * 4.7 s; DECISIONS, native lane).  A value seen earlier in the run ends it
- * (C forbids a duplicate case; the later arm's test is an `if` again, after
- * the switch, which keeps the arms' order).  A bool scrutinee keeps its
- * `if`s (two values; a switch on a bool is a gcc warning). */
-typedef struct LitSet {
-	uint64_t *key;
-	int *arm;       /* the arm a key came from, -1: free */
-	size_t *used;   /* the slots taken by the run being read */
-	size_t cap, nused;
-} LitSet;
-
-/* The C value of literal pattern q over type t as a key, or false when q
- * is not an integer or char literal of a switchable scrutinee. */
-static bool
-lit_key(Emit *E, const HirPattern *q, TypeId t, uint64_t *key)
-{
-	if (q->kind != HIR_PAT_LIT)
-		return false;
-	TyKind k = emitc_tinfo(E, t)->kind;
-	if (q->lit.kind == HIR_CHAR && k == TY_CHAR) {
-		*key = q->lit.ch;
-		return true;
-	}
-	if (q->lit.kind != HIR_INT || !emitc_is_int(E, t))
-		return false;
-	uint64_t v = q->lit.negative ? (uint64_t)0 - q->lit.i : q->lit.i;
-	*key = k == TY_U8 ? v & 0xffu : k == TY_I32 ? v & 0xffffffffu : v;
-	return true;
-}
-
-/* The literal patterns of arm a (one, or an or-pattern's), in *q; 0 when
- * a is no switch case. */
-static int
-arm_lits(Emit *E, const HirArm *a, TypeId t, const HirPattern *const **q)
-{
-	const HirPattern *p = a->pat;
-	if (a->guard || a->nbinds > 0)
-		return 0;
-	int n = p->kind == HIR_PAT_OR ? p->nalts : 1;
-	*q = p->kind == HIR_PAT_OR ? (const HirPattern *const *)p->alts : (const HirPattern *const *)&a->pat;
-	uint64_t k;
-	for (int i = 0; i < n; i++)
-		if (!lit_key(E, (*q)[i], t, &k))
-			return 0;
-	return n;
-}
-
-/* The slot of key in S (free, or holding key). */
-static size_t
-lit_slot(const LitSet *S, uint64_t key)
-{
-	size_t h = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 17) & (S->cap - 1);
-	while (S->arm[h] >= 0 && S->key[h] != key)
-		h = (h + 1) & (S->cap - 1);
-	return h;
-}
-
-/* The end of the switch run of e's arms from arm i (i itself: no run of
- * two), its keys in S. */
-static int
-switch_run(Emit *E, const HirExpr *e, int i, TypeId t, LitSet *S)
-{
-	int narms = e->u.match.narms, j = i;
-	for (; j < narms; j++) {
-		const HirPattern *const *q;
-		int n = arm_lits(E, &e->u.match.arms[j], t, &q);
-		if (n == 0)
-			break;
-		bool fresh = true;
-		for (int k = 0; k < n && fresh; k++) {
-			uint64_t key;
-			lit_key(E, q[k], t, &key);
-			size_t h = lit_slot(S, key);
-			fresh = S->arm[h] < 0 || S->arm[h] == j;
-			if (fresh && S->arm[h] < 0) {
-				S->key[h] = key;
-				S->arm[h] = j;
-				S->used[S->nused++] = h;
-			}
-		}
-		if (!fresh)
-			break;
-	}
-	for (size_t u = 0; u < S->nused; u++)
-		S->arm[S->used[u]] = -1;
-	S->nused = 0;
-	return j - i >= 2 ? j : i;
-}
-
-/* Arms i .. j-1 as one switch over s. */
-static void
-emit_switch(Emit *E, const HirExpr *e, int i, int j, TypeId st, const char *s, bool own, const char *m, const char *r,
-	    TypeId rt)
-{
-	/* a literal scrutinee (`match 126 { … }`) goes through a temporary:
-	 * clang warns on a switch over a constant that no case matches */
-	const char *v = s;
-	if (s[0] != 't' || strspn(s + 1, "0123456789") != strlen(s + 1) || !s[1]) {
-		v = emitc_new_tmp(E);
-		emitc_line(E, "%s %s = %s;", emit_tyname(E, st), v, s);
-	}
-	emitc_line(E, "switch (%s) {", v);
-	for (int a = i; a < j && !E->failed; a++) {
-		const HirArm *arm = &e->u.match.arms[a];
-		const HirPattern *const *q;
-		int n = arm_lits(E, arm, st, &q);
-		/* an or-pattern's repeated value is one label */
-		for (int k = 0; k < n; k++) {
-			uint64_t key, other;
-			lit_key(E, q[k], st, &key);
-			bool again = false;
-			for (int l = 0; l < k && !again; l++)
-				again = lit_key(E, q[l], st, &other) && other == key;
-			if (again)
-				continue;
-			if (q[k]->lit.kind == HIR_CHAR)
-				emitc_line(E, "case UINT32_C(%" PRIu32 "):", q[k]->lit.ch);
-			else
-				emitc_line(E, "case %s:", int_lit(E, st, q[k]->lit.i, q[k]->lit.negative));
-		}
-		emit_arm(E, arm, st, s, own, m, r, rt, e->lends, true);
-	}
-	emitc_line(E, "}");
-}
-
-static Val
-emit_match(Emit *E, const HirExpr *e)
-{
-	const HirExpr *sc = e->u.match.scrutinee;
-	Val s = emitc_ev(E, sc);
-	if (!s.c)
-		return no_val;
-	bool own = e->u.match.mode == MATCH_OWN && !emitc_is_copy(E, s.t);
-	if (own)
-		s = emitc_own_val(E, s);
-	if (own && !s.c)
-		return no_val;
-	s = emitc_borrow_val(E, s);   /* an owned scrutinee lives in a temporary until the scope ends */
-	TypeId rt = emitc_sty(E, e->type);
-	const char *r = result_var(E, rt, e->span);
-	if (E->failed)
-		return no_val;
-	/* arms that neither test nor bind (`Pt { x: _, y: _ }`) leave a copied
-	 * scrutinee unread: mark it used (a plain name only, never re-evaluated) */
-	if (strspn(s.c, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == strlen(s.c))
-		emitc_line(E, "(void)%s;", s.c);
-	/* The arm taken jumps past the others, to a label defined before the
-	 * arms (`if (0) { m:; } else { arms }`): no `bool taken` flag tested by
-	 * every arm (gcc's branch prediction over it was quadratic in the arms),
-	 * and no forward goto (gcc's parser tracks each pending one at every
-	 * scope's end, also quadratic).  DECISIONS, native lane. */
-	const char *m = arena_printf(&E->a, "spx_m%d", E->tmp++);
-	int narms = e->u.match.narms;
-	if (narms > 0) {
-		emitc_line(E, "if (0) {");
-		emitc_line(E, "%s:;", m);
-		emitc_line(E, "} else {");
-		E->indent++;
-	}
-	LitSet S = { NULL, NULL, NULL, 16, 0 };
-	for (int i = 0; i < narms && !E->failed; i++) {
-		const HirPattern *const *q;
-		if (arm_lits(E, &e->u.match.arms[i], s.t, &q) > 0 && !S.key) {
-			/* a run's keys (or-patterns hold several), the table at most half full */
-			size_t lits = 0;
-			for (int a = 0; a < narms; a++)
-				lits += (size_t)arm_lits(E, &e->u.match.arms[a], s.t, &q);
-			while (S.cap < 2 * lits)
-				S.cap *= 2;
-			S.key = ARENA_ARRAY(&E->a, uint64_t, S.cap);
-			S.arm = ARENA_ARRAY(&E->a, int, S.cap);
-			S.used = ARENA_ARRAY(&E->a, size_t, S.cap);
-			for (size_t h = 0; h < S.cap; h++)
-				S.arm[h] = -1;
-		}
-		int j = S.key ? switch_run(E, e, i, s.t, &S) : i;
-		if (j > i) {
-			emit_switch(E, e, i, j, s.t, s.c, own, m, r, rt);
-			i = j - 1;
-		} else {
-			emit_arm(E, &e->u.match.arms[i], s.t, s.c, own, m, r, rt, e->lends, false);
-		}
-	}
-	if (E->failed)
-		return no_val;
-	if (narms > 0) {
-		E->indent--;
-		emitc_line(E, "}");
-	}
-	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
 }
 
 /* ---- blocks and control ---- */
@@ -1049,7 +706,7 @@ emit_block_to(Emit *E, const HirBlock *b, const char *target, TypeId tt, bool le
 	if (body)
 		emitc_chunk_close(E);
 	if (b->tail && !E->failed)
-		store_result(E, emitc_ev(E, b->tail), to, tt, lend);
+		emitc_store_result(E, emitc_ev(E, b->tail), to, tt, lend);
 	if (b == E->f->body) {
 		/* the function body: `ensures` runs first, then the epilogue releases (§0.12) */
 		E->indent--;
@@ -1079,13 +736,13 @@ emit_block_expr(Emit *E, const HirExpr *e)
 	if (b->nstmts == 0 && b->tail && b->nowned == 0)
 		return emitc_ev(E, b->tail);
 	TypeId rt = emitc_sty(E, e->type);
-	const char *r = result_var(E, rt, e->span);
+	const char *r = emitc_result_var(E, rt, e->span);
 	if (E->failed)
 		return no_val;
 	emit_block_to(E, b, r, rt, e->lends);
 	if (E->failed)
 		return no_val;
-	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
+	return r ? emitc_val(r, rt, !e->lends) : emitc_val("0", T_I64, false);
 }
 
 static Val
@@ -1095,7 +752,7 @@ emit_if(Emit *E, const HirExpr *e)
 	if (!c.c)
 		return no_val;
 	TypeId rt = emitc_sty(E, e->type);
-	const char *r = e->u.if_.else_ ? result_var(E, rt, e->span) : NULL;
+	const char *r = e->u.if_.else_ ? emitc_result_var(E, rt, e->span) : NULL;
 	if (E->failed)
 		return no_val;
 	emitc_line(E, "if (%s)", c.c);
@@ -1106,7 +763,7 @@ emit_if(Emit *E, const HirExpr *e)
 	}
 	if (E->failed)
 		return no_val;
-	return r ? mkval(r, rt, !e->lends) : mkval("0", T_I64, false);
+	return r ? emitc_val(r, rt, !e->lends) : emitc_val("0", T_I64, false);
 }
 
 static Val
@@ -1135,7 +792,7 @@ emit_closure(Emit *E, const HirExpr *e)
 		E->maxcaps = e->u.closure.ncaptures;
 	if (E->prog && e->u.closure.ncaptures > E->prog->maxcaps)
 		E->prog->maxcaps = e->u.closure.ncaptures;
-	return mkval(t, ft, false);
+	return emitc_val(t, ft, false);
 }
 
 static Val
@@ -1147,7 +804,7 @@ emit_slot_read(Emit *E, const HirExpr *e)
 	if (!ct)
 		return no_val;
 	if (emitc_tinfo(E, t)->kind == TY_ARRAY)
-		return mkval(emitc_slot_name(E, s), t, false);
+		return emitc_val(emitc_slot_name(E, s), t, false);
 	const char *tn = emitc_new_tmp(E);
 	emitc_line(E, "%s %s = %s;", ct, tn, emitc_slot_name(E, s));
 	const char *mv = e->kind == HIR_MOVE ? emitc_moved_flag(E, s) : NULL;
@@ -1155,9 +812,9 @@ emit_slot_read(Emit *E, const HirExpr *e)
 		emitc_line(E, "%s = true;", mv);   /* a contract report's `<moved>` */
 	if (e->kind == HIR_MOVE && E->slot_own[s] && !emitc_is_copy(E, t)) {
 		emitc_line(E, "%s = (%s)%s;", emitc_slot_name(E, s), ct, emitc_zero_init(E, t));
-		return mkval(tn, t, true);
+		return emitc_val(tn, t, true);
 	}
-	return mkval(tn, t, false);
+	return emitc_val(tn, t, false);
 }
 
 Val
@@ -1170,17 +827,17 @@ emitc_ev(Emit *E, const HirExpr *e)
 	case HIR_INT:
 		if (!emitc_ctype(E, t, e->span))
 			return no_val;
-		return mkval(int_lit(E, t, e->u.lit.i, e->u.lit.negative), t, false);
+		return emitc_val(emitc_int_lit(E, t, e->u.lit.i, e->u.lit.negative), t, false);
 	case HIR_FLOAT:
-		return mkval(arena_printf(&E->a, "%a%s", e->u.lit.f, emitc_tinfo(E, t)->kind == TY_F32 ? "f" : ""), t, false);
+		return emitc_val(arena_printf(&E->a, "%a%s", e->u.lit.f, emitc_tinfo(E, t)->kind == TY_F32 ? "f" : ""), t, false);
 	case HIR_BOOL:
-		return mkval(e->u.lit.b ? "true" : "false", t, false);
+		return emitc_val(e->u.lit.b ? "true" : "false", t, false);
 	case HIR_CHAR:
-		return mkval(arena_printf(&E->a, "UINT32_C(%" PRIu32 ")", e->u.lit.ch), t, false);
+		return emitc_val(arena_printf(&E->a, "UINT32_C(%" PRIu32 ")", e->u.lit.ch), t, false);
 	case HIR_STRING: {
 		const char *tn = emitc_new_tmp(E);
 		emitc_line(E, "spx_str %s = spx_str_new(\"%s\", %u);", tn, emitc_c_literal(E, e->u.lit.s, e->u.lit.n), (unsigned)e->u.lit.n);
-		return mkval(tn, t, true);
+		return emitc_val(tn, t, true);
 	}
 	case HIR_LOCAL: case HIR_MOVE:
 		return emit_slot_read(E, e);
@@ -1203,7 +860,7 @@ emitc_ev(Emit *E, const HirExpr *e)
 		emitc_note_fntype(E, t);
 		const char *tn = emitc_new_tmp(E);
 		emitc_line(E, "spx_fn %s = { %d, {{0}} };", tn, id);
-		return mkval(tn, t, false);
+		return emitc_val(tn, t, false);
 	}
 	case HIR_UNARY:
 		return emit_unary(E, e);
@@ -1224,7 +881,7 @@ emitc_ev(Emit *E, const HirExpr *e)
 	case HIR_IF:
 		return emit_if(E, e);
 	case HIR_MATCH:
-		return emit_match(E, e);
+		return emitc_match(E, e);
 	case HIR_CLOSURE:
 		return emit_closure(E, e);
 	case HIR_ARRAY: {
@@ -1237,7 +894,7 @@ emitc_ev(Emit *E, const HirExpr *e)
 				return no_val;
 			emitc_line(E, "%s.a[%d] = %s;", a, i, x.c);
 		}
-		return mkval(a, t, false);
+		return emitc_val(a, t, false);
 	}
 	}
 	emitc_refuse(E, e->span, "construct not supported by the native lane yet");

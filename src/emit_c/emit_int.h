@@ -249,6 +249,22 @@ void emitc_flight_init(Emit *E, Flight *F, int last);   /* the last operand hold
 void emitc_flight_hold(Emit *E, Flight *F, int i, Val v);
 void emitc_flight_land(Emit *E, Flight *F);
 Val emitc_ev(Emit *E, const HirExpr *e);
+/* A Val (emit_int.h's struct) from its parts. */
+static inline Val
+emitc_val(const char *c, TypeId t, bool own)
+{
+	Val v = { c, t, own };
+	return v;
+}
+/* A C literal of integer type t with magnitude mag (negated when neg). */
+const char *emitc_int_lit(Emit *E, TypeId t, uint64_t mag, bool neg);
+/* A branching expression's result variable of type t (NULL: no value), and
+ * a branch's value stored into it (target NULL: discarded); lend: a lending
+ * branch value, stored as read (emit_expr.c, for emit_match.c too). */
+const char *emitc_result_var(Emit *E, TypeId t, Span span);
+void emitc_store_result(Emit *E, Val v, const char *target, TypeId t, bool lend);
+/* `match` (emit_match.c). */
+Val emitc_match(Emit *E, const HirExpr *e);
 Val emitc_own_val(Emit *E, Val v);
 /* A class value as the ancestor type `to` (other types: unchanged). */
 Val emitc_coerce(Emit *E, Val v, TypeId to);

@@ -2,6 +2,7 @@
  * emitw_int.h — internals shared by the Wasm lane's lowering files:
  *   emit.c   driver: functions, contracts, the call-depth bound, imports,
  *            data, the module's metadata
+ *   emit_project.c  a project's modules as one Wasm module
  *   expr.c   expressions and statements
  *   match.c  match, patterns, `?`
  *   builtin.c the compiler-owned operations
@@ -311,7 +312,18 @@ bool emitw_builtin(Emitw *W, const HirExpr *e);
 bool emitw_match(Emitw *W, const HirExpr *e, TypeId as);
 bool emitw_try(Emitw *W, const HirExpr *e);
 
-/* emit.c, a project: the provider's lowering and instance of an imported
+/* emit.c, for a project's module too (emit_project.c): the i64 slots a
+ * function value carries; function k's lowering; the imports; main's or an
+ * export's wrapper's heap start; build --target web's export wrappers; the
+ * metadata section. */
+int emitw_env_slots(Emitw *W);
+void emitw_function(Emitw *W, int k);
+void emitw_imports(Emitw *W);
+void emitw_heap_init(Emitw *W, Buf *code, uint32_t heap_base);
+void emitw_export_wrappers(Emitw *const *ws, const uint32_t *index, char **names, uint32_t heap_base);
+void emitw_metadata(Emitw *W, uint32_t pages, uint32_t args_base);
+
+/* emit_project.c: the provider's lowering and instance of an imported
  * function or method sym (false after a W110 refusal); the provider's
  * invariant check of an imported record (*ii -1: none). */
 bool emitw_import(Emitw *W, SymId sym, Span span, Emitw **P, int *ii);

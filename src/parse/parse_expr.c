@@ -1,6 +1,6 @@
 /*
- * parse_expr.c — types, expressions (precedence climbing, LANGUAGE.md
- * §1.5) and match patterns.
+ * parse_expr.c — expressions (precedence climbing, LANGUAGE.md §1.5);
+ * types are parse_type.c's, match patterns parse_pattern.c's.
  *
  * Record literals are disabled inside conditions (p->no_record), so
  * `if x == y { … }` reads the brace as the body.  Parentheses produce no
@@ -66,272 +66,6 @@ parse_new_expr(Parser *p, ExprKind k, Span s)
 	else if (k == EXPR_SUPER)
 		e->u.super_.ix = p->ncalls++;
 	return e;
-}
-
-/* A type node at its kind's size (a TYPE_NAME here is the short form: no
- * name, or set by parse_type's name path at its form's size). */
-static Type *
-new_type_sized(Parser *p, TypeKind k, Span s, size_t size)
-{
-	Type *t = arena_alloc(p->arena, size);
-	t->kind = k;
-	t->span = s;
-	return t;
-}
-
-#define TYPE_SIZE(member) (offsetof(Type, u) + sizeof(((Type *)0)->u.member))
-
-static Type *
-new_type(Parser *p, TypeKind k, Span s)
-{
-	size_t size = k == TYPE_ARRAY ? TYPE_SIZE(array) : k == TYPE_FN ? TYPE_SIZE(fn)
-	    : offsetof(Type, u) + sizeof(const char *);
-	return new_type_sized(p, k, s, size);
-}
-
-/* ==== types =================================================================== */
-
-/* A `>=` where a type list closes: split it into `>` and `=`. */
-static bool
-accept_type_close(Parser *p)
-{
-	if (parse_accept(p, TOK_GT))
-		return true;
-	Token *t = parse_peek(p);
-	if (t->kind == TOK_GE) {
-		t->kind = TOK_ASSIGN;
-		t->span.start++;
-		return true;
-	}
-	return false;
-}
-
-/* type_args = "<" , type , { "," , type } , ">" ;  (at `<`) */
-Type **
-parse_type_args(Parser *p, int *n)
-{
-	*n = 0;
-	parse_advance(p);  /* < */
-	if (parse_at(p, TOK_GT)) {
-		parse_error_at(p, parse_peek(p), DIAG_P106, "generic argument list cannot be empty");
-		return NULL;
-	}
-	VEC(Type *) args = {0};
-	while (!p->panic) {
-		if (parse_at(p, TOK_COMMA)) {
-			/* `<, T>` or `<T,, U>`: the reference's own P106, not "expected type" */
-			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected generic type argument");
-			diag_set_help(d, "type arguments are types separated by single commas: `id<i64>(0)`, `Pair<i64, bool>`");
-			break;
-		}
-		VEC_PUSH(args, parse_type(p));
-		if (!parse_accept(p, TOK_COMMA))
-			break;
-		if (parse_at(p, TOK_GT) || parse_at(p, TOK_GE)) {
-			parse_error_at(p, parse_peek(p), DIAG_P106, "generic type arguments require comma-separated types without a trailing comma");
-			break;
-		}
-	}
-	if (!p->panic && !accept_type_close(p))
-		parse_expect(p, TOK_GT, "`>` after generic type arguments");
-	Type **out = ARENA_COPY(p, Type *, args);
-	*n = args.len;
-	VEC_FREE(args);
-	return out;
-}
-
-static bool
-is_primitive(const char *name)
-{
-	static const char *const prims[] = {
-		"i64", "i32", "u8", "usize", "f32", "f64", "bool", "char", "string", "str", "Bytes",
-	};
-	return spx_word_index(prims, countof(prims), name) >= 0;
-}
-
-/* Is t the type `i64`? */
-static bool
-is_i64_type(const Type *t)
-{
-	return t && t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && ast_type_nargs(t) == 0 &&
-	    strcmp(t->u.name.s, "i64") == 0;
-}
-
-/*
- * type = scalar | "string" | "str" | "Bytes" | "[" , "u8" , ";" , INT , "]"
- *      | ( "fn" | "FnMutI64" ) , "(" , [ type , { "," , type } ] , ")" , "->" , type
- *      | qname , [ type_args ] ;
- */
-Type *
-parse_type(Parser *p)
-{
-	Token *t = parse_peek(p);
-	Span start = t->span;
-	if (t->kind == TOK_LPAREN) {
-		Diag *d = parse_error_at(p, t, DIAG_P105, "expected type");
-		if (parse_peek_at(p, 1)->kind == TOK_RPAREN)
-			diag_set_help(d, "there is no unit type; return `i64` (conventionally `0`) or `bool` instead of `()`");
-		else
-			diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
-		return new_type(p, TYPE_NAME, start);
-	}
-	if (t->kind == TOK_LBRACKET) {
-		if (!parse_enter(p, t))
-			return new_type(p, TYPE_NAME, start);
-		parse_advance(p);
-		Type *ty = new_type(p, TYPE_ARRAY, start);
-		ty->u.array.elem = parse_type(p);
-		parse_expect(p, TOK_SEMI, "`;` in array type");
-		if (parse_at(p, TOK_INT)) {
-			Token *n = parse_advance(p);
-			ty->u.array.len = lex_int(p->toks, n);
-			ty->u.array.len_span = n->span;
-		} else {
-			parse_error_at(p, parse_peek(p), DIAG_P105, "expected array length");
-		}
-		parse_expect(p, TOK_RBRACKET, "`]` after array type");
-		parse_leave(p);
-		ty->span = parse_span_from(p, start);
-		return ty;
-	}
-	bool mut_i64 = parse_tok_is_word(p, t, "FnMutI64") && parse_peek_at(p, 1)->kind == TOK_LPAREN;
-	if ((parse_tok_is_word(p, t, "fn") || mut_i64) && parse_peek_at(p, 1)->kind == TOK_LPAREN) {
-		if (!parse_enter(p, t))
-			return new_type(p, TYPE_NAME, start);
-		parse_advance(p);
-		parse_advance(p);
-		Type *ty = new_type(p, TYPE_FN, start);
-		ty->u.fn.mut_i64 = mut_i64;
-		VEC(Type *) params = {0};
-		if (!parse_at(p, TOK_RPAREN)) {
-			do {
-				VEC_PUSH(params, parse_type(p));
-			} while (!p->panic && parse_accept(p, TOK_COMMA) && !parse_at(p, TOK_RPAREN));
-		}
-		parse_expect(p, TOK_RPAREN, "`)` after function type parameters");
-		parse_expect(p, TOK_ARROW, "`->` in function type");
-		if (!p->panic)
-			ty->u.fn.result = parse_type(p);
-		ty->u.fn.params = ARENA_COPY(p, Type *, params);
-		ty->u.fn.nparams = params.len;
-		VEC_FREE(params);
-		parse_leave(p);
-		ty->span = parse_span_from(p, start);
-		if (mut_i64 && !p->panic) {
-			/* the reference's mutable callable profile admits exactly one signature */
-			p->uses_fn_mut = true;
-			if (ty->u.fn.nparams != 1 || !is_i64_type(ty->u.fn.params[0]) || !is_i64_type(ty->u.fn.result))
-				parse_error_span(p, ty->span, DIAG_T308, "the mutable callable profile requires `FnMutI64(i64) -> i64`");
-		}
-		return ty;
-	}
-	if (t->kind != TOK_IDENT) {
-		parse_error_at(p, t, DIAG_P105, "expected type");
-		return new_type(p, TYPE_NAME, start);
-	}
-	Name one;
-	QName q = parse_qname_buf(p, "type", &one);
-	Type **args = NULL;
-	int nargs = 0;
-	bool early = false;   /* the primitive's `<` or too deep: the span stays the first token's */
-	if (!p->panic && parse_at(p, TOK_LT) && q.nparts == 1 && is_primitive(q.parts[0].s)) {
-		parse_error_at(p, parse_peek(p), DIAG_P106, "primitive type `%s` does not accept generic arguments", q.parts[0].s);
-		early = true;
-	} else if (!p->panic && parse_at(p, TOK_LT)) {
-		if (parse_enter(p, parse_peek(p))) {
-			args = parse_type_args(p, &nargs);
-			parse_leave(p);
-		} else {
-			early = true;
-		}
-	}
-	/* a one-part name keeps its spelling only (no parts array) */
-	bool is_long = q.nparts > 1 || args;
-	size_t size = offsetof(Type, u) + (!is_long ? sizeof(const char *)
-	    : q.nparts > 1 ? sizeof(((Type *)0)->u.name) : offsetof(struct Type, u.name.parts) - offsetof(Type, u));
-	Type *ty = new_type_sized(p, TYPE_NAME, early ? start : parse_span_from(p, start), size);
-	ty->name_long = is_long;
-	ty->name_end = q.span.end;
-	if (q.nparts > 1) {
-		ty->u.name.parts = q.parts;
-	} else {
-		ty->u.name.s = q.parts[0].s;
-	}
-	if (is_long) {
-		ty->u.name.args = args;
-		ty->u.name.nargs = nargs;
-		ty->u.name.nparts = q.nparts;
-	}
-	return ty;
-}
-
-/*
- * At toks[k] == `<`: the index of the token after a balanced `<…>` made
- * only of identifiers, dots, commas and nested `<…>` (the reference's
- * lookahead), or of the two types that cannot be expressions: a function
- * type `fn(…) -> R` (an identifier, a balanced `(…)` of the same tokens,
- * then `->`) and an array type `[u8; N]`; else 0 (parse.h; the formatter
- * uses it too).  So `g(x < x) > (6)` and `f(x < 2, 3 > (0))` stay
- * comparisons: `->` and `[T; N]` occur in no expression, and a closure's
- * `fn(x: T) -> R { … }` holds a `:` and a `{`, which end the scan.
- */
-int
-parse_generic_list_end(const Token *toks, int ntoks, int k)
-{
-	int depth = 0;
-	int open[PARSE_MAX_DEPTH + 1], nopen = 0;   /* the `<` depth at each open `(` of a function type (deeper ones unchecked: P207 follows) */
-	for (int i = k; i < ntoks && i - k < 4096; i++) {
-		switch ((TokKind)toks[i].kind) {
-		case TOK_LT: depth++; break;
-		case TOK_GT:
-			if (--depth == 0)
-				return nopen ? 0 : i + 1;
-			break;
-		case TOK_IDENT:
-			if (i + 1 < ntoks && toks[i + 1].kind == TOK_LPAREN) {
-				if (nopen < (int)countof(open))
-					open[nopen] = depth;
-				nopen++;
-				i++;
-			}
-			break;
-		case TOK_RPAREN:
-			if (nopen == 0 || (--nopen < (int)countof(open) && open[nopen] != depth) || i + 1 >= ntoks ||
-			    toks[i + 1].kind != TOK_ARROW)
-				return 0;
-			i++;   /* the `->`: the result type follows */
-			break;
-		case TOK_LBRACKET:
-			if (i + 4 >= ntoks || toks[i + 1].kind != TOK_IDENT || toks[i + 2].kind != TOK_SEMI ||
-			    toks[i + 3].kind != TOK_INT || toks[i + 4].kind != TOK_RBRACKET)
-				return 0;
-			i += 4;
-			break;
-		case TOK_COMMA: case TOK_DOT:
-			break;
-		default:
-			return 0;
-		}
-	}
-	return 0;
-}
-
-/* At `<`: the offset (from the current token) past a balanced type-argument list, or 0. */
-static int
-generic_list_end(Parser *p)
-{
-	int end = parse_generic_list_end(p->toks, p->ntoks, p->pos);
-	return end ? end - p->pos : 0;
-}
-
-static bool
-parse_generic_args_ahead(Parser *p)
-{
-	int k = generic_list_end(p);
-	if (k == 0)
-		return false;
-	TokKind n = (TokKind)parse_peek_at(p, k)->kind;
-	return n == TOK_LPAREN || n == TOK_COLONCOLON || (n == TOK_LBRACE && !p->no_record);
 }
 
 /* ==== expressions ================================================================= */
@@ -424,9 +158,8 @@ parse_cond(Parser *p)
 	return e;
 }
 
-/* Range check of an integer literal token; negative = a folded minus. */
-static void
-check_int_range(Parser *p, const Token *t, bool negative)
+void
+parse_check_int_range(Parser *p, const Token *t, bool negative)
 {
 	uint64_t v = lex_int(p->toks, t);
 	switch ((NumSuffix)t->suffix) {
@@ -468,7 +201,7 @@ check_int_range(Parser *p, const Token *t, bool negative)
 static Expr *
 int_literal(Parser *p, Token *t, bool negative, Span s)
 {
-	check_int_range(p, t, negative);
+	parse_check_int_range(p, t, negative);
 	Expr *e = parse_new_expr(p, EXPR_INT, s);
 	e->u.int_lit.value = lex_int(p->toks, t);
 	e->lit_suffix = (NumSuffix)t->suffix;
@@ -643,7 +376,7 @@ parse_postfix_of(Parser *p, Expr *e, bool callable)
 				break;
 			}
 			Name name = parse_name_of(p, parse_advance(p));
-			if (parse_at(p, TOK_LT) && generic_list_end(p) > 0 && parse_peek_at(p, generic_list_end(p))->kind != TOK_LPAREN) {
+			if (parse_at(p, TOK_LT) && parse_generic_list_at(p) > 0 && parse_peek_at(p, parse_generic_list_at(p))->kind != TOK_LPAREN) {
 				Diag *d = parse_error_at(p, parse_peek(p), DIAG_P202, "generic arguments require a call; use `.method::<T>(...)`");
 				diag_set_help(d, "methods are called with arguments: `value.method(args)`");
 				break;
@@ -1125,7 +858,7 @@ expected_expression(Parser *p)
 
 /* primary = literal | IDENT | "(" expr ")" | block | if_expr | match_expr | closure | array_lit
  *         | record literal | variant | "super" "." IDENT call_args ; */
-static Expr *
+Expr *
 parse_primary(Parser *p, bool *callable)
 {
 	Token *t = parse_peek(p);
@@ -1217,186 +950,4 @@ parse_unary_postfix(Parser *p)
 	bool callable;
 	Expr *e = parse_primary(p, &callable);
 	return parse_postfix_of(p, e, callable);
-}
-
-/* ==== patterns ===================================================================== */
-
-static Pattern *
-new_pat(Parser *p, PatternKind k, Span s)
-{
-	Pattern *pt = ARENA_NEW(p->arena, Pattern);
-	pt->kind = k;
-	pt->span = s;
-	return pt;
-}
-
-static Pattern *parse_record_pat(Parser *p, Token *tname);
-
-#define TOKLEN(t) ((int)((t)->span.end - (t)->span.start))
-
-/* field_pat = IDENT , [ ":" , ( IDENT | "_" | record_pat ) ] ;  list at `{` */
-static FieldPat *
-parse_field_pats(Parser *p, int *n)
-{
-	*n = 0;
-	if (!parse_enter(p, parse_peek(p)))
-		return NULL;
-	parse_advance(p);
-	VEC(FieldPat) fields = {0};
-	while (!p->panic && !parse_at(p, TOK_RBRACE)) {
-		FieldPat f;
-		f.span = parse_peek(p)->span;
-		f.name = parse_name(p, "field name in pattern");
-		f.sub = NULL;
-		if (!p->panic && parse_accept(p, TOK_COLON)) {
-			Token *t = parse_peek(p);
-			if (parse_tok_is_word(p, t, "_")) {
-				parse_advance(p);
-				f.sub = new_pat(p, PAT_WILD, t->span);
-			} else if (t->kind == TOK_IDENT && parse_peek_at(p, 1)->kind == TOK_LBRACE) {
-				parse_advance(p);
-				f.sub = parse_record_pat(p, t);
-			} else if (t->kind == TOK_IDENT) {
-				parse_advance(p);
-				f.sub = new_pat(p, PAT_BIND, t->span);
-				f.sub->u.bind = parse_name_of(p, t);
-			} else {
-				/* the first line stays the pattern message (LANGUAGE.md §0.2:
-				 * the reference's text); the help tells a literal apart */
-				bool lit = t->kind == TOK_INT || t->kind == TOK_CHAR || t->kind == TOK_FLOAT || t->kind == TOK_STRING ||
-					   t->kind == TOK_MINUS || parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false");
-				Diag *d = parse_error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
-				if (lit)
-					diag_set_help(d, "a field pattern takes no literal: bind the field and compare it: `Case { field: x } if x == … => …,` (a guard, over a Copy scrutinee) or `Case { field: x } => if x == … { … } else { … },`");
-				else
-					diag_set_help(d, "a field pattern is `field`, `field: name`, `field: _` or `field: Record { … }`");
-			}
-		}
-		f.span = parse_span_from(p, f.span);
-		VEC_PUSH(fields, f);
-		if (!parse_accept(p, TOK_COMMA))
-			break;
-	}
-	if (!p->panic && parse_at(p, TOK_COLONCOLON) && p->pos > 0 && p->toks[p->pos - 1].kind == TOK_IDENT) {
-		/* `value: Token::Plus {}`: a case pattern nested in a field, which
-		 * the grammar has not (field_pat takes a binding, `_` or a record
-		 * pattern); the first line stays parse_expect's */
-		const Token *type = &p->toks[p->pos - 1], *kase = parse_peek_at(p, 1);
-		const Token *field = p->pos > 2 && p->toks[p->pos - 2].kind == TOK_COLON ? &p->toks[p->pos - 3] : type;
-		/* the case's own fields stay in the example (`Short { at }`, not `Short {}`) */
-		bool bare = parse_peek_at(p, 2)->kind == TOK_LBRACE && parse_peek_at(p, 3)->kind == TOK_RBRACE;
-		Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after pattern fields");
-		diag_set_help(d, "a field pattern cannot name a variant case: bind the field, `%.*s: inner`, and match the binding in the arm: `… { %.*s: inner } => match inner { %.*s::%.*s %s => …, _ => …, },`",
-		    TOKLEN(field), p->src + field->span.start, TOKLEN(field), p->src + field->span.start, TOKLEN(type), p->src + type->span.start,
-		    kase->kind == TOK_IDENT ? TOKLEN(kase) : (int)strlen("…"), kase->kind == TOK_IDENT ? p->src + kase->span.start : "…",
-		    bare ? "{}" : "{ … }");
-	} else {
-		parse_expect(p, TOK_RBRACE, "`}` after pattern fields");
-	}
-	parse_leave(p);
-	FieldPat *out = ARENA_COPY(p, FieldPat, fields);
-	*n = fields.len;
-	VEC_FREE(fields);
-	return out;
-}
-
-/* record_pat = IDENT , "{" , field_pat , { "," , field_pat } , [","] , "}" ;  (name consumed) */
-static Pattern *
-parse_record_pat(Parser *p, Token *tname)
-{
-	Pattern *pt = new_pat(p, PAT_RECORD, tname->span);
-	pt->u.record.type = parse_name_of(p, tname);
-	pt->u.record.fields = parse_field_pats(p, &pt->u.record.nfields);
-	pt->span = parse_span_from(p, tname->span);
-	return pt;
-}
-
-/* One alternative: `_`, binding, literal, case pattern or record pattern. */
-static Pattern *
-parse_pattern_alt(Parser *p)
-{
-	Token *t = parse_peek(p);
-	if (t->kind == TOK_MINUS) {
-		Token *n = parse_peek_at(p, 1);
-		if (n->kind != TOK_INT) {
-			Diag *d = parse_error_at(p, t, DIAG_P206, "`-` must precede an integer literal in a match pattern");
-			diag_set_help(d, "write a negative literal such as `-1`, or bind the value and compare it in a guard");
-			return new_pat(p, PAT_WILD, t->span);
-		}
-		parse_advance(p);
-		parse_advance(p);
-		if (n->suffix == SUF_U8 || n->suffix == SUF_USIZE) {
-			Diag *d = parse_error_span(p, parse_span_from(p, t->span), DIAG_P206, "negative literal pattern is outside its integer range");
-			diag_set_help(d, "`u8` and `usize` values are never negative; negative patterns exist for i64 and i32");
-		} else {
-			check_int_range(p, n, true);
-		}
-		Span s = parse_span_from(p, t->span);
-		Pattern *pt = new_pat(p, PAT_LIT, s);
-		Expr *e = parse_new_expr(p, EXPR_INT, s);
-		e->u.int_lit.value = lex_int(p->toks, n);
-		e->lit_suffix = (NumSuffix)n->suffix;
-		e->lit_negative = false;
-		pt->u.lit.value = e;
-		pt->u.lit.negative = true;
-		return pt;
-	}
-	if (t->kind == TOK_INT || t->kind == TOK_CHAR || parse_tok_is_word(p, t, "true") || parse_tok_is_word(p, t, "false")) {
-		bool callable;
-		Expr *e = parse_primary(p, &callable);
-		Pattern *pt = new_pat(p, PAT_LIT, t->span);
-		pt->u.lit.value = e;
-		return pt;
-	}
-	if (t->kind != TOK_IDENT) {
-		Diag *d = parse_error_at(p, t, DIAG_P206, "match patterns admit `_`, bindings, aggregate patterns, and integer/char/bool literals");
-		if (t->kind == TOK_FLOAT || t->kind == TOK_STRING)
-			diag_set_help(d, "there are no float or string patterns; bind the value and compare it in a guard: `s if s == x => …,`");
-		else
-			diag_set_help(d, "a pattern is `_`, a name, a literal, `Type::Case { … }` or `Record { … }`");
-		return new_pat(p, PAT_WILD, t->span);
-	}
-	parse_advance(p);
-	if (parse_tok_is_word(p, t, "_"))
-		return new_pat(p, PAT_WILD, t->span);
-	if (parse_at(p, TOK_COLONCOLON)) {
-		parse_advance(p);
-		Pattern *pt = new_pat(p, PAT_CASE, t->span);
-		pt->u.case_.type = parse_name_of(p, t);
-		if (!parse_at(p, TOK_IDENT)) {
-			parse_error_at(p, parse_peek(p), DIAG_P105, "expected variant case name after `::`");
-			return pt;
-		}
-		pt->u.case_.case_name = parse_name_of(p, parse_advance(p));
-		if (parse_at(p, TOK_LBRACE)) {
-			pt->u.case_.has_braces = true;
-			pt->u.case_.fields = parse_field_pats(p, &pt->u.case_.nfields);
-		}
-		pt->span = parse_span_from(p, t->span);
-		return pt;
-	}
-	if (parse_at(p, TOK_LBRACE))
-		return parse_record_pat(p, t);
-	Pattern *pt = new_pat(p, PAT_BIND, t->span);
-	pt->u.bind = parse_name_of(p, t);
-	return pt;
-}
-
-/* pattern = alt , { "|" , alt } ; */
-Pattern *
-parse_pattern(Parser *p)
-{
-	Span start = parse_peek(p)->span;
-	Pattern *first = parse_pattern_alt(p);
-	if (p->panic || !parse_at(p, TOK_PIPE))
-		return first;
-	VEC(Pattern *) alts = {0};
-	VEC_PUSH(alts, first);
-	while (!p->panic && parse_accept(p, TOK_PIPE))
-		VEC_PUSH(alts, parse_pattern_alt(p));
-	Pattern *pt = new_pat(p, PAT_OR, parse_span_from(p, start));
-	pt->u.or.alts = ARENA_COPY(p, Pattern *, alts);
-	pt->u.or.nalts = alts.len;
-	VEC_FREE(alts);
-	return pt;
 }

@@ -1,8 +1,9 @@
 /*
  * parse_int.h — parser internals shared by parse.c (module and
  * declarations), parse_boundary.c (resource, interface, session protocol
- * declarations), parse_stmt.c (blocks and statements, habit hints) and
- * parse_expr.c (expressions, patterns, types).
+ * declarations), parse_stmt.c (blocks and statements, habit hints),
+ * parse_expr.c (expressions), parse_type.c (types) and parse_pattern.c
+ * (match patterns).
  *
  * Error recovery: the first error inside a declaration sets `panic`; while
  * it is set no further diagnostics are reported, every loop stops, and
@@ -210,14 +211,25 @@ void parse_arrow_finish(Parser *p, const Decl *decls, int ndecls);
 /* `-> T` written after the clauses (p at the first): the fix moving it; false when none. */
 bool parse_arrow_late(Parser *p, Diag *d, uint32_t at);
 
-/* ---- types, expressions, patterns (parse_expr.c) ---- */
+/* ---- types (parse_type.c) ---- */
 Type *parse_type(Parser *p);
 Type **parse_type_args(Parser *p, int *n);  /* at `<` */
+/* At `<`: the offset (from the current token) past a balanced type-argument list, or 0. */
+int parse_generic_list_at(Parser *p);
+/* At `<`: a type-argument list followed by `(`, `::` or (records allowed) `{`. */
+bool parse_generic_args_ahead(Parser *p);
+
+/* ---- expressions (parse_expr.c) ---- */
 Expr *parse_expr(Parser *p);
 Expr *parse_cond(Parser *p);               /* record literals disabled */
-Pattern *parse_pattern(Parser *p);
 Expr *parse_new_expr(Parser *p, ExprKind k, Span s);
 FieldInit *parse_inits(Parser *p, int *n);  /* at `{` */
+Expr *parse_primary(Parser *p, bool *callable);   /* a literal pattern's value too (parse_pattern.c) */
+/* Range check of an integer literal token; negative = a folded minus. */
+void parse_check_int_range(Parser *p, const Token *t, bool negative);
+
+/* ---- match patterns (parse_pattern.c) ---- */
+Pattern *parse_pattern(Parser *p);
 
 /* ---- blocks and statements (parse_stmt.c) ---- */
 /* Where a block stands; selects the P203 help and whether a tail is required. */

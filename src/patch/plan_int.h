@@ -1,6 +1,7 @@
 /*
- * plan_int.h — what the planners of plan.c (v1-v3) and plan_v4.c share:
- * the planner state and the syntax walk over the module.
+ * plan_int.h — what the planners of plan.c (v1-v3) and plan_v4.c, and the
+ * meaning comparison of plan_meaning.c, share: the planner state and the
+ * syntax walk over the module.
  */
 #ifndef SPX_PATCH_PLAN_INT_H
 #define SPX_PATCH_PLAN_INT_H

@@ -37,9 +37,10 @@ catch_all(const Pattern *p)
 
 /* A pattern binding: a name bound twice in one arm is M104; shadowing an
  * outer binding is T209 (sema_local_declare's first line; the help says how
- * a pattern renames: `field: other`, shorthand when field is the name). */
+ * a pattern renames: `field: other`, shorthand when field is the name).
+ * field: the record or case field n binds, or NULL (a whole value). */
 static void
-bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
+bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand, const char *field)
 {
 	int from = C->marks.len ? C->marks.items[C->marks.len - 1] : 0;
 	const Local *l = sema_local_find(C, n->s);   /* the innermost binding of the name */
@@ -53,8 +54,8 @@ bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
 		Diag *d = sema_error(C->S, DIAG_M104, n->span, "invalid or duplicate pattern binding `%s`", n->s);
 		if (strcmp(n->s, "true") == 0 || strcmp(n->s, "false") == 0)
 			/* `Case { flag: true }` bound a name `true` and matched any flag */
-			diag_set_help(d, "a field pattern takes no literal: bind the field and test it in a guard, `{ flag: f } if %sf => …,`",
-			    n->s[0] == 't' ? "" : "!");
+			diag_set_help(d, "a field pattern takes no literal: bind the field and test it in a guard, `{ %s: f } if %sf => …,`",
+			    field ? field : "field", n->s[0] == 't' ? "" : "!");
 		else if (shorthand)
 			diag_set_help(d, "`%s` has a meaning of its own; bind the field under another name: `{ %s: value }`", n->s, n->s);
 		else
@@ -77,7 +78,7 @@ bind_field(FnCtx *C, const Name *n, TypeId t, bool shorthand)
 static void
 bind(FnCtx *C, const Name *n, TypeId t)
 {
-	bind_field(C, n, t, false);
+	bind_field(C, n, t, false, NULL);
 }
 
 /* The names a pattern binds, at the error type: the arms of a match whose
@@ -105,7 +106,7 @@ bind_unknown(FnCtx *C, const Pattern *p)
 	}
 	for (int i = 0; i < n; i++) {
 		if (!fields[i].sub)
-			bind_field(C, &fields[i].name, T_ERR, true);
+			bind_field(C, &fields[i].name, T_ERR, true, fields[i].name.s);
 		else
 			bind_unknown(C, fields[i].sub);
 	}
@@ -222,9 +223,9 @@ field_patterns(FnCtx *C, const Pattern *p, const FieldPat *fps, int n, TypeId ow
 		TypeId ft = ci >= 0 ? sema_case_field_type(S, owner, ci, idx) : sema_field_type(S, owner, idx);
 		const Pattern *sub = fps[i].sub;
 		if (!sub) {
-			bind_field(C, &fps[i].name, ft, true);
+			bind_field(C, &fps[i].name, ft, true, fps[i].name.s);
 		} else if (sub->kind == PAT_BIND) {
-			bind(C, &sub->u.bind, ft);
+			bind_field(C, &sub->u.bind, ft, false, fps[i].name.s);
 		} else if (sub->kind == PAT_RECORD) {
 			const TypeInfo *fi = sema_type_info(&S->types, ft);
 			SymId rs = sema_strmap_get(&S->type_names, sub->u.record.type.s);

@@ -290,9 +290,14 @@ with_base_note(Own *O, Diag *d, const OwnVar *v)
 	const Expr *base = O->with_of ? O->with_of->u.with.base : NULL;
 	if (!base || base->kind != EXPR_NAME || strcmp(base->u.name.s, v->name) != 0)
 		return;
-	const char *f = O->use_field ? O->use_field->u.field.name.s : "field";
-	diag_set_note(d, "`%s with { … }` consumes `%s` first, then evaluates the new field values: read what they need before the update, `let %s2 = %s.%s;`, and use `%s2` inside it",
-	    v->name, v->name, f, v->name, f, f);
+	const Expr *fe = O->use_field;   /* `b.f`, whose base b is this use; NULL for a whole `b` */
+	if (fe) {
+		const char *f = fe->u.field.name.s;
+		diag_set_note(d, "`%s with { … }` consumes `%s` first, then evaluates the new field values: read what they need before the update, `let %s2 = %s.%s;`, and use `%s2` inside it",
+		    v->name, v->name, f, v->name, f, f);
+	} else   /* the whole value (`count(b)`): no field to name */
+		diag_set_note(d, "`%s with { … }` consumes `%s` first, then evaluates the new field values: compute what they need from `%s` into a `let` before the update, and use that binding inside it",
+		    v->name, v->name, v->name);
 }
 
 /* A use of variable i at expression e (the whole value). */

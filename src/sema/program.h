@@ -341,6 +341,10 @@ typedef struct Builtin {
 	BuiltinId bid;           /* BI_<name> */
 } Builtin;
 const Builtin *sema_builtin_find(const char *name);
+/* Not a word of the language (`fn`, `let`, `result`, …; decls.c): what a
+ * function, parameter, type, field, case or local may be named (S104–S110);
+ * patch's G103 refuses a rename to one by the same list. */
+bool sema_source_identifier(const char *name);
 const Builtin *sema_builtin_find_id(const char *id);   /* by stable id, e.g. `core.vec.push` */
 const Builtin *sema_builtin_by_id(BuiltinId bi);
 bool sema_builtin_is_map_op(BuiltinId bi);   /* map_* as opposed to set_* */

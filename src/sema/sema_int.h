@@ -2,7 +2,8 @@
  * sema_int.h — internals shared by the checker's files:
  *   sema.c        driver, pass order, T104/T105, revision
  *   decls.c       symbol table: declarations, stable identities (S codes),
- *                 type resolution (T001, T221), records/variants/classes
+ *                 records/variants/classes
+ *   decls_type.c  a written type to its TypeId (T001, T220, T221)
  *   builtins.c    the compiler-owned functions (LANGUAGE.md §5)
  *   check_expr.c  expression typing
  *   check_nominal.c  methods, `super`, fields, constructions, `with`
@@ -34,7 +35,6 @@ void sema_assign_owner_init(Sema *S);   /* allocates Sema.assign_owner (all -1) 
  * mapped source is not read back; else copied from the source. */
 const char *sema_qname_text(Sema *S, const QName *q);
 bool sema_std_reopen(Sema *S, const char *name, const Expr *v);  /* `x = push<T>(x, …)` via an exact std wrapper */
-bool sema_source_identifier(const char *name);   /* not a reserved word (S104/S105) */
 void sema_decls_collect(Sema *S);              /* prelude + every declaration, S codes */
 void sema_sym_nominal_init(Sema *S, Sym *s);  /* Sym.nom for s->kind (new_sym, imported_sym) */
 void sema_decls_resolve(Sema *S);              /* types of fields, params, results; T001 …; classes */

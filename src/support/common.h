@@ -102,4 +102,13 @@ int spx_edit_distance(const char *a, const char *b, bool transpose);
 int spx_word_index(const char *const *words, size_t n, const char *word);
 const char *spx_word_text(const char *const (*pairs)[2], size_t n, const char *key);
 
+/*
+ * A command line held in one environment variable (`$CC` is `ccache gcc`):
+ * the number of its blank- or tab-separated words (text may be NULL), and,
+ * when words is given, the first max of them into words, pointing into
+ * *copy (a copy of text to free; NULL when there are no words).  A count
+ * above max is the caller's to refuse: no word past max is stored.
+ */
+int spx_split_words(const char *text, char **words, int max, char **copy);
+
 #endif

@@ -2,7 +2,8 @@
  * util.c — allocation hooks, the internal-bug reporter, a formatted string
  * (spx_vformat: diagnostics and usage messages), and the edit
  * distance of "did you mean" help (the checker's unknown names, the CLI's
- * unknown commands).
+ * unknown commands), the help tables' word lookup, and a command word list's
+ * split (`$CC`).
  */
 /* MAP_ANONYMOUS and MAP_NORESERVE are outside POSIX 2008's headers. */
 #define _DEFAULT_SOURCE
@@ -235,4 +236,23 @@ spx_word_text(const char *const (*pairs)[2], size_t n, const char *key)
 		if (strcmp(key, pairs[i][0]) == 0)
 			return pairs[i][1];
 	return NULL;
+}
+
+int
+spx_split_words(const char *text, char **words, int max, char **copy)
+{
+	if (copy)
+		*copy = NULL;
+	int n = 0;
+	for (const char *p = text ? text : ""; *p; p++)
+		if (*p != ' ' && *p != '\t' && (p[1] == ' ' || p[1] == '\t' || p[1] == '\0'))
+			n++;
+	if (!n || !words || max <= 0)
+		return n;
+	*copy = spx_xstrdup(text);
+	int k = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(*copy, " \t", &save); w && k < max; w = strtok_r(NULL, " \t", &save))
+		words[k++] = w;
+	return n;
 }

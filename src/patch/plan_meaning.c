@@ -1,0 +1,185 @@
+/*
+ * plan_meaning.c — after the re-check: does the patched program mean what
+ * the patch says and no more (patch_same_meaning)?  A v1-v3 patch keeps
+ * every declaration and every expression the plan did not touch (G108 on a
+ * difference; G105 for a new effect under `require no-new-effects`); a v4
+ * patch keeps the declarations less the deleted functions plus the added
+ * ones, and its fragments stay whole expressions in place (plan_v4.c's
+ * patch_fragments_whole).  Split from plan.c (rev35).
+ */
+#include "plan_int.h"
+
+#include <string.h>
+
+static bool
+has_effect(Sema *S, const char *e)
+{
+	for (SymId i = 0; i < S->syms.len; i++) {
+		Sym *y = sema_sym(S, i);
+		for (int k = 0; k < y->neffects; k++)
+			if (strcmp(y->effects[k], e) == 0)
+				return true;
+	}
+	return false;
+}
+
+bool
+patch_has_v4_edit(const SPatch *p)
+{
+	for (int i = 0; i < p->nops; i++)
+		if (p->ops[i].kind >= POP_REPLACE_BODY)
+			return true;
+	return false;
+}
+
+/* v4: the declarations are those of the original, less the deleted
+ * functions, plus one function for each add-function, each keeping its
+ * kind; the expressions may change. */
+static bool
+same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
+{
+	int added = 0, deleted = 0, want_added = 0;
+	for (int o = 0; o < p->nops; o++)
+		want_added += p->ops[o].kind == POP_ADD_FUNCTION;
+	for (SymId i = 0; i < before->syms.len; i++) {
+		Sym *x = sema_sym(before, i);
+		if (x->prelude || x->origin)
+			continue;
+		SymId j = sema_strmap_get(&after->ids, x->id);
+		bool gone = false;
+		for (int o = 0; o < p->nops; o++)
+			gone |= p->ops[o].kind == POP_DELETE_FUNCTION && strcmp(p->ops[o].w[0].s, x->id) == 0;
+		if (gone && j < 0) {
+			deleted++;
+			continue;
+		}
+		if (j < 0 || sema_sym(after, j)->kind != x->kind) {
+			Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted delta: `%s` %s", x->id,
+			    j < 0 ? "no longer exists" : "changed kind");
+			diag_set_help(g, "a fragment may change the selected function only; declare other changes as their own operations");
+			return false;
+		}
+	}
+	for (SymId j = 0; j < after->syms.len; j++) {
+		Sym *y = sema_sym(after, j);
+		if (y->prelude || y->origin || sema_strmap_get(&before->ids, y->id) >= 0)
+			continue;
+		const Span *at = NULL;
+		for (int o = 0; o < p->nops && !at; o++)
+			if (p->ops[o].kind == POP_ADD_FUNCTION)
+				at = &p->ops[o].line;
+		if (y->kind != SK_FN || ++added > want_added) {
+			Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: it declares `%s`", y->id);
+			diag_set_help(g, "`add-function` adds exactly one function; other fragments add no declaration");
+			return false;
+		}
+	}
+	if (added != want_added) {
+		Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted delta: %d function%s added, %d expected",
+		    added, added == 1 ? "" : "s", want_added);
+		diag_set_help(g, "an `add-function` fragment declares exactly one function with a new stable id");
+		return false;
+	}
+	(void)deleted;
+	return true;
+}
+
+typedef VEC(const char *) IdSeq;
+
+/* The stable id each expression of a function resolves to ("" for none), in walk order. */
+static void
+seq_expr(Planner *P, const Expr *e)
+{
+	SymId y = sema_expr_sym(P->S, e->id);
+	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
+	VEC_PUSH(*(IdSeq *)P->user, id);
+}
+
+static void
+id_seq(Sema *S, const FnDecl *f, IdSeq *out)
+{
+	Planner P;
+	memset(&P, 0, sizeof P);
+	P.S = S;
+	P.sym = -1;
+	P.invariants_of = -1;
+	P.user = out;
+	P.on_expr = seq_expr;
+	patch_walk_fn(&P, f);
+}
+
+/* v4: every function no v4 edit touches has the same expressions, each
+ * resolving to the declaration with the same stable id (G108). */
+static bool
+same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
+{
+	for (SymId i = 0; i < before->syms.len; i++) {
+		Sym *x = sema_sym(before, i);
+		if (x->prelude || x->origin || !x->fn)
+			continue;
+		SymId j = sema_strmap_get(&after->ids, x->id);
+		if (j < 0 || !sema_sym(after, j)->fn)
+			continue;   /* deleted (same_declarations checked) */
+		bool touched = false;
+		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
+			const PatchEdit *e = &pl->edits.items[k];
+			touched = p->ops[e->op].kind >= POP_REPLACE_BODY && x->span.start <= e->start && e->end <= x->span.end;
+		}
+		if (touched)
+			continue;
+		IdSeq u = {0}, v = {0};
+		id_seq(before, x->fn, &u);
+		id_seq(after, sema_sym(after, j)->fn, &v);
+		bool same = u.len == v.len;
+		for (int k = 0; same && k < u.len; k++)
+			same = strcmp(u.items[k], v.items[k]) == 0;
+		VEC_FREE(u);
+		VEC_FREE(v);
+		if (!same) {
+			Diag *g = diag_report(d, DIAG_G108, NULL,
+			    "semantic patch changed meaning outside its admitted delta: a reference in `%s`, which no operation edits, now resolves to another declaration",
+			    x->id);
+			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+			return false;
+		}
+	}
+	return true;
+}
+
+bool
+patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
+{
+	const Module *a = before->m, *b = after->m;
+	if (patch_has_v4_edit(p)) {
+		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !same_untouched(p, pl, before, after, d))
+			return false;
+	} else if (a->nexprs != b->nexprs) {
+		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");
+		return false;
+	}
+	for (uint32_t i = 0; i < a->nexprs && !patch_has_v4_edit(p); i++) {
+		SymId x = sema_expr_sym(before, i), y = sema_expr_sym(after, i);
+		if ((x < 0) != (y < 0) || (x >= 0 && strcmp(sema_sym(before, x)->id, sema_sym(after, y)->id) != 0 &&
+		    !(p->version == 3 && strcmp(sema_sym(before, x)->id, p->ops[0].w[2].s) == 0 &&
+		    strcmp(sema_sym(after, y)->id, p->ops[0].to.s) == 0))) {
+			Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta: a reference now resolves to another declaration");
+			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+			return false;
+		}
+	}
+	if (p->no_new_effects) {
+		for (SymId i = 0; i < after->syms.len; i++) {
+			Sym *y = sema_sym(after, i);
+			for (int k = 0; k < y->neffects; k++)
+				if (!has_effect(before, y->effects[k])) {
+					const Span *s = NULL;
+					for (int o = 0; o < p->nops; o++)
+						if (p->ops[o].kind == POP_NO_NEW_EFFECTS)
+							s = &p->ops[o].line;
+					diag_report(d, DIAG_G105, s, "semantic patch violates requirement `no-new-effects` (`%s` is new)", y->effects[k]);
+					return false;
+				}
+		}
+	}
+	return true;
+}
