@@ -1194,8 +1194,12 @@ m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
 		return false;
 	if (v->project)
 		return fail(err, SVC_E_UNSUPPORTED, "fix edits a single file: run `semaprax fix <module file>`");
-	if (code && (strncmp(code, "SPX-", 4) != 0 || strlen(code) > 16))
+	if (code && (strncmp(code, "SPX-", 4) != 0 || strlen(code) > 16)) {
+		int near = strlen(code) <= 16 ? diag_lookup(code) : -1;   /* `P106`: the code it names */
+		if (near >= 0)
+			return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`: write `%s`", diag_info[near].code);
 		return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`");
+	}
 	if (!on_disk(v, err))
 		return false;
 	char *argv[6] = { "fix", v->operand, NULL, NULL, NULL, NULL };

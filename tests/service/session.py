@@ -389,6 +389,7 @@ check(dry["exit"] == 0 and "-    return a + b;\n+    a + b\n" in dry["stdout"] a
 with open(path) as f:
     check(f.read() == BROKEN, "fix dry_run wrote nothing")
 check(c.error("fix", {"code": "P106"}) == -32602, "fix code is SPX-…")
+check(c.request("fix", {"code": "P106"})["error"]["message"].endswith("write `SPX-P106`"), "fix code: the spelling to send")
 check(c.error("fix", {"dry_run": 1}) == -32602, "fix dry_run is a boolean")
 c.call("refresh", {"text": BROKEN + "\n"})
 check(c.error("fix") == -32006, "fix refuses unsaved bytes")
