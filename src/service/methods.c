@@ -1100,16 +1100,34 @@ name_the_patch(Buf *out, size_t from, const char *path)
  * the program is checked; a patch without a readable `base` is left to the
  * engine, which says why. */
 static bool
-patch_base_is(const char *patch, const char *rev, SvcError *err)
+patch_base_is(Service *v, const char *patch, const char *rev, SvcError *err)
 {
 	SPatch p;
 	DiagSink d;
 	diag_init(&d, "<patch>", patch, strlen(patch));
 	(void)patch_parse(&p, patch, strlen(patch), &d);
 	bool same = !p.base.s || strcmp(p.base.s, rev) == 0;
-	if (!same)
-		fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; re-read the revision and rebase the patch",
-		    p.base.s, rev);
+	if (!same) {
+		/* the revision to send instead, when the held program verifies
+		 * (a check, not a run of the patch) */
+		const char *now = NULL;
+		SvcTrace t;
+		svc_trace_init(&t);
+		DiagSink s;
+		SvcError ignored;
+		if (ensure_input(v, &ignored)) {
+			if (svc_file_check(&v->file, &t, &s))
+				now = svc_file_revision(&v->file);
+			diag_free(&s);
+		}
+		svc_trace_free(&t);
+		if (now)
+			fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; the program is at `%.100s`: "
+			    "rebase the patch on it (`base %.100s`) and send that `revision`", p.base.s, rev, now, now);
+		else
+			fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; re-read the revision and rebase the patch",
+			    p.base.s, rev);
+	}
 	patch_free(&p);
 	diag_free(&d);
 	return same;
@@ -1133,7 +1151,7 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file");
 	if (!on_disk(v, err))
 		return false;
-	if (rev && !patch_base_is(patch, rev, err))
+	if (rev && !patch_base_is(v, patch, rev, err))
 		return false;
 	if (rev) {
 		SvcTrace t;

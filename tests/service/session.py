@@ -342,6 +342,9 @@ for method in ("patch/preview", "patch/impact", "patch/review", "patch/apply"):
     e = r.get("error", {})
     check(e.get("code") == -32007 and "sha256:" + "1" * 64 in e.get("message", "") and rev in e.get("message", "")
           and "base" in e["message"], "%s: base and revision differ %r" % (method, r))
+# both stale: the refusal names the revision the program is at, the one to send
+e = c.request("patch/apply", {"patch": OTHER, "revision": "sha256:" + "2" * 64}).get("error", {})
+check(e.get("code") == -32007 and "base " + rev in e.get("message", ""), "base and revision both stale: the current named %r" % e)
 # comments and the schema line before `base` are read as the engine reads them
 V2 = "# a comment\nschema semaprax.semantic-patch.v2\n\n" + OTHER
 e = c.request("patch/apply", {"patch": V2, "revision": rev}).get("error", {})
