@@ -1141,9 +1141,12 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 {
 	bool apply = mode == PATCH_APPLY;
 	static const char *const names[] = { "patch", "revision", NULL };
+	static const char *const impact_names[] = { "patch", "revision", "depth", "max_bytes", "max_nodes", NULL };
 	const char *patch, *rev;
-	if (!params_closed(params, names, err) || !param_string(params, "patch", &patch, err) ||
-	    !param_string(params, "revision", &rev, err))
+	long bound[3] = { -1, -1, -1 };   /* impact's --depth, --max-bytes, --max-nodes (docs/PATCH.md) */
+	if (!params_closed(params, mode == PATCH_IMPACT ? impact_names : names, err) || !param_string(params, "patch", &patch, err) ||
+	    !param_string(params, "revision", &rev, err) || !param_int(params, "depth", 0, 1024, &bound[0], err) ||
+	    !param_int(params, "max_bytes", 1024, 16777216, &bound[1], err) || !param_int(params, "max_nodes", 1, 65536, &bound[2], err))
 		return false;
 	if (!patch)
 		return fail(err, SVC_E_PARAMS, "`patch` (the .spatch text) is required");
@@ -1183,9 +1186,18 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 	if (ok) {
 		/* preview: `patch --dry-run`; impact and review: the commands of
 		 * those names (reports on stdout, nothing written) */
-		char *argv[5] = { mode == PATCH_IMPACT ? "impact" : mode == PATCH_REVIEW ? "review" : "patch", v->operand, path,
+		char *argv[10] = { mode == PATCH_IMPACT ? "impact" : mode == PATCH_REVIEW ? "review" : "patch", v->operand, path,
 			mode == PATCH_PREVIEW ? "--dry-run" : NULL, NULL };
-		ok = command(v, mode == PATCH_PREVIEW ? 4 : 3, argv, out, err, &status);
+		int argc = mode == PATCH_PREVIEW ? 4 : 3;
+		static char *const flags[3] = { "--depth", "--max-bytes", "--max-nodes" };
+		char nums[3][24];
+		for (int i = 0; i < 3; i++)
+			if (bound[i] >= 0) {
+				snprintf(nums[i], sizeof nums[i], "%ld", bound[i]);
+				argv[argc++] = flags[i];
+				argv[argc++] = nums[i];
+			}
+		ok = command(v, argc, argv, out, err, &status);
 	}
 	unlink(path);
 	/* the diagnostics name the patch `<patch>` (the `patch` parameter), not

@@ -330,6 +330,18 @@ for method, cmd in (("patch/impact", "impact"), ("patch/review", "review")):
     check(json.loads(got["stdout"])["schema"] == "semaprax.semantic-%s.v1" % cmd, "%s schema" % method)
     check(c.error(method, {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "%s stale revision" % method)
     check(c.error(method, {}) == -32602, "%s patch text required" % method)
+# patch/impact takes impact's bounds (--depth, --max-bytes, --max-nodes): the CLI's report with them
+got = c.call("patch/impact", {"patch": PATCH, "depth": 0, "max_nodes": 1})
+cli = subprocess.run([BIN, "impact", path, os.path.join(os.path.dirname(path), "cli.spatch"), "--depth", "0", "--max-nodes", "1"],
+                     capture_output=True)
+check(got["exit"] == 0 and got["stdout"] == cli.stdout.decode() and json.loads(got["stdout"])["query"]["depth"] == 0,
+      "patch/impact bounds %r" % got)
+small = c.call("patch/impact", {"patch": PATCH, "max_bytes": 1024})
+cli = subprocess.run([BIN, "impact", path, os.path.join(os.path.dirname(path), "cli.spatch"), "--max-bytes", "1024"],
+                     capture_output=True)
+check(small["exit"] == cli.returncode and small["stdout"] == cli.stdout.decode(), "patch/impact max_bytes %r" % small)
+check(c.error("patch/impact", {"patch": PATCH, "depth": 1025}) == -32602, "patch/impact depth bound")
+check(c.error("patch/review", {"patch": PATCH, "depth": 1}) == -32602, "patch/review takes no bounds")
 with open(path) as f:
     check(f.read() == BASE, "impact and review wrote nothing")
 check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "stale revision refused")
