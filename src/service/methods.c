@@ -1151,7 +1151,11 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 	if (!patch)
 		return fail(err, SVC_E_PARAMS, "`patch` (the .spatch text) is required");
 	if (v->project)
-		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file");
+		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file: run `%s`, or send a transaction (docs/PATCH.md) to `%s`",
+		    mode == PATCH_PREVIEW ? "semaprax patch <module file> <patch.spatch> --dry-run" : mode == PATCH_IMPACT
+		    ? "semaprax impact <module file> <patch.spatch>" : mode == PATCH_REVIEW ? "semaprax review <module file> <patch.spatch>"
+		    : "semaprax patch <module file> <patch.spatch>", mode == PATCH_PREVIEW ? "semaprax patch <project> <transaction.json> --dry-run"
+		    : mode == PATCH_APPLY ? "semaprax patch <project> <transaction.json>" : "semaprax review <project> <transaction.json>");
 	if (!on_disk(v, err))
 		return false;
 	if (rev && !patch_base_is(v, patch, rev, err))
