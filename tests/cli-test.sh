@@ -1500,6 +1500,11 @@ done
 expect 1 "fix --code of a file with another code's syntax error" -- "$bin" fix --code SPX-P104 "$tmp/noparse.spx"
 has "$tmp/noparse.spx" "record P {" "fix --code: its fix written"
 has "$tmp/out" "fixed 1 diagnostic; 1 error remains" "fix --code: the other error remains"
+# a code written without its prefix (or in lower case) is refused with the exact spelling to send
+for c in P104 spx-P104; do
+	expect 2 "fix --code $c" -- "$bin" fix --code $c "$tmp/noparse.spx"
+	has "$tmp/err" "\`$c\` is not how a diagnostic code is written: write \`--code SPX-P104\`" "fix --code $c: the canonical spelling named"
+done
 
 # fix --dry-run's diff is minimal: two fixes 15 lines apart are two hunks of
 # one -/+ line each, the lines between them context or left out (it once

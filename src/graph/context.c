@@ -446,6 +446,22 @@ graph_symbol_help(Buf *help, GraphModel *g, const char *symbol, bool ambiguous)
 			if (strcmp(g->decls[i].name, symbol) == 0 && g->decls[i].owner < 0)
 				buf_printf(help, " `%s`", g->decls[i].id);
 	} else {
+		/* a member's bare name (`bump` for `Counter.bump`): the owner-qualified
+		 * names to send, in stable-id order */
+		int members = 0;
+		for (int k = 0; k < g->ndecls; k++) {
+			int i = g->by_id[k];
+			if (g->decls[i].owner < 0 || strcmp(g->decls[i].name, symbol) != 0)
+				continue;
+			if (members == 8) {
+				buf_puts(help, ", …");
+				break;
+			}
+			buf_printf(help, "%s`%s` (stable id `%s`)", members++ ? ", " : "a member is named through its owner: ",
+			    graph_qualified_name(g, i), g->decls[i].id);
+		}
+		if (members)
+			return;
 		/* the three nearest ids or names, by distance then stable id */
 		int best[3] = { -1, -1, -1 }, bestd[3] = { 99, 99, 99 };
 		int limit = strlen(symbol) <= 4 ? 1 : 2 + (int)strlen(symbol) / 5;

@@ -645,7 +645,11 @@ plan_rename(Planner *P)
 		return false;
 	if (!y->explicit_id) {
 		Diag *g = diag_report(P->d, DIAG_G104, &o->w[0].span, "`%s` needs an explicit @id before it can be renamed", y->name);
-		(void)g;
+		if (y->kind == SK_FN)
+			diag_set_help(g, "give it an explicit `@id(\"…\")` first: `semaprax repairs <file> assign-function-id %s` lists the repair, "
+			    "`semaprax repair` previews its v3 patch (for `patch`); then rename the new id", y->id);
+		else
+			diag_set_help(g, "write an explicit `@id(\"…\")` before `resource %s` first, then rename that id", y->name);
 		return false;
 	}
 	if (no_op(P, y->name))

@@ -46,12 +46,21 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 		if (x->prelude || x->origin)
 			continue;
 		SymId j = sema_strmap_get(&after->ids, x->id);
-		bool gone = false;
+		int gone = -1;
 		for (int o = 0; o < p->nops; o++)
-			gone |= p->ops[o].kind == POP_DELETE_FUNCTION && strcmp(p->ops[o].w[0].s, x->id) == 0;
-		if (gone && j < 0) {
+			if (p->ops[o].kind == POP_DELETE_FUNCTION && strcmp(p->ops[o].w[0].s, x->id) == 0)
+				gone = o;
+		if (gone >= 0 && j < 0) {
 			deleted++;
 			continue;
+		}
+		if (gone >= 0) {
+			/* deleted, and declared again by a fragment: no way to change a signature */
+			Diag *g = diag_report(d, DIAG_G108, &p->ops[gone].line, "semantic patch changed meaning outside its admitted delta: `%s` is "
+			    "deleted by this patch and declared again by a fragment", x->id);
+			diag_set_help(g, "a function keeps its stable id only when edited in place (`replace-body`, `add-clause`, "
+			    "`change-parameter-type`); to replace it, give the new function another `@id` and replace its callers' calls");
+			return false;
 		}
 		if (j < 0 || sema_sym(after, j)->kind != x->kind) {
 			Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted delta: `%s` %s", x->id,
@@ -75,7 +84,11 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 		}
 	}
 	if (added != want_added) {
-		Diag *g = diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted delta: %d function%s added, %d expected",
+		const Span *at = NULL;
+		for (int o = 0; o < p->nops && !at; o++)
+			if (p->ops[o].kind == POP_ADD_FUNCTION)
+				at = &p->ops[o].line;
+		Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: %d function%s added, %d expected",
 		    added, added == 1 ? "" : "s", want_added);
 		diag_set_help(g, "an `add-function` fragment declares exactly one function with a new stable id");
 		return false;

@@ -151,13 +151,33 @@ select_fn(Planner *P, const PatchWord *w, bool methods, const char *op)
 }
 
 static bool
+stale_help(Planner *P, const PatchWord *w, const char *why, const char *help)
+{
+	Diag *g = diag_report(P->d, DIAG_G112, &w->span, "structural selector `%s` is stale or invalid: %s", w->s, why);
+	diag_set_help(g, "%s", help ? help : "regenerate the selector from the current program (`semaprax graph <file>` numbers each function's expressions, clauses and parameters)");
+	return false;
+}
+
+static bool
 stale(Planner *P, const PatchWord *w, const char *fmt, const char *arg)
 {
 	char why[1024];
 	snprintf(why, sizeof why, fmt, arg);
-	Diag *g = diag_report(P->d, DIAG_G112, &w->span, "structural selector `%s` is stale or invalid: %s", w->s, why);
-	diag_set_help(g, "regenerate the selector from the current program (`semaprax graph <file>` numbers each function's expressions, clauses and parameters)");
-	return false;
+	return stale_help(P, w, why, NULL);
+}
+
+/* G112 for an index past the end: what to write instead ("what" numbered from 0). */
+static bool
+stale_index(Planner *P, const PatchWord *w, const char *why, const char *what, unsigned long n)
+{
+	char help[256];
+	if (n == 0)
+		snprintf(help, sizeof help, "there is no %s to select", what);
+	else if (n == 1)
+		snprintf(help, sizeof help, "%ss are numbered from 0: write `0`", what);
+	else
+		snprintf(help, sizeof help, "%ss are numbered from 0: write `0` to `%lu`", what, n - 1);
+	return stale_help(P, w, why, help);
 }
 
 static bool
@@ -363,8 +383,12 @@ plan_expr(Planner *P)
 		return stale(P, w, "no function has the identity `%s`", fid);
 	}
 	const HirExpr *x = patch_hir_expr(hf, index);
-	if (!x)
-		return stale(P, w, "%s", "the function has no expression with this index");
+	if (!x) {
+		char help[1100];
+		snprintf(help, sizeof help, "`%.400s` numbers its expressions 0 to %u: `semaprax context <file> %.400s` prints its body, each "
+		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, fid);
+		return stale_help(P, w, "the function has no expression with this index", help);
+	}
 	P->want_start = x->span.start;
 	P->want_end = x->span.end;
 	P->on_expr = find_span;
@@ -482,7 +506,9 @@ plan_remove_clause(Planner *P)
 	if (!c) {
 		char why[128];
 		snprintf(why, sizeof why, "`%s` has %lu `%s` clause%s", y->name, seen, P->o->w[1].s, seen == 1 ? "" : "s");
-		return stale(P, &P->o->w[2], "%s", why);
+		char what[32];
+		snprintf(what, sizeof what, "`%s` clause", P->o->w[1].s);
+		return stale_index(P, &P->o->w[2], why, what, seen);
 	}
 	/* the clause's line when it is alone on it, else the clause and the blanks before it */
 	uint32_t s = c->span.start, e = c->span.end;
@@ -652,7 +678,7 @@ plan_param(Planner *P)
 	if (ix >= (unsigned long)y->fn->nparams) {
 		char why[128];
 		snprintf(why, sizeof why, "`%s` has %d parameter%s", y->name, y->fn->nparams, y->fn->nparams == 1 ? "" : "s");
-		return stale(P, &P->o->w[1], "%s", why);
+		return stale_index(P, &P->o->w[1], why, "parameter", (unsigned long)y->fn->nparams);
 	}
 	const Param *p = &y->fn->params[ix];
 	Span ts = p->type->span;
@@ -660,7 +686,9 @@ plan_param(Planner *P)
 	if (strlen(P->o->w[2].s) != n || memcmp(P->src + ts.start, P->o->w[2].s, n) != 0) {
 		char why[256];
 		snprintf(why, sizeof why, "parameter `%s` has type `%.*s`", p->name.s, (int)(n < 200 ? n : 200), P->src + ts.start);
-		return stale(P, &P->o->w[2], "%s", why);
+		char help[300];
+		snprintf(help, sizeof help, "write the type as the source does: `from %.*s`", (int)(n < 200 ? n : 200), P->src + ts.start);
+		return stale_help(P, &P->o->w[2], why, help);
 	}
 	if (strcmp(P->o->w[2].s, P->o->to.s) == 0)
 		return no_op(P, "the parameter already has this type");

@@ -159,7 +159,7 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		difference(&eb, &ea, f->removed_effects, sizeof f->removed_effects);
 		f->unsafe_before = added ? 0 : unsafe_in(before, fid);
 		f->unsafe_after = deleted ? 0 : unsafe_in(after, fid);
-		f->callers = added ? 0 : callers_of(before, fid);
+		f->callers = added ? callers_of(after, fid) : callers_of(before, fid);   /* added: the calls other operations write */
 		f->clause = strcmp(c->v4kind, "expression") == 0 ? c->detail : NULL;
 	}
 }
@@ -208,11 +208,21 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			break;
 		case POP_ADD_FUNCTION:
 			d = D_NO_CHANGE;
-			snprintf(st, size, "Operation %d adds a function after `%s` that nothing calls; every existing function keeps its behaviour.", i, id);
+			if (f->callers)
+				snprintf(st, size, "Operation %d adds a function after `%s`; adding it changes no existing function: the patched "
+				    "program calls it at %d site%s, all written by other operations of this patch, which review them.", i, id,
+				    f->callers, f->callers == 1 ? "" : "s");
+			else
+				snprintf(st, size, "Operation %d adds a function after `%s` that nothing calls; every existing function keeps its behaviour.", i, id);
 			break;
 		case POP_DELETE_FUNCTION:
 			d = D_NO_CHANGE;
-			snprintf(st, size, "Operation %d deletes `%s`, which nothing called; every remaining function keeps its behaviour.", i, id);
+			if (f->callers)
+				snprintf(st, size, "Operation %d deletes `%s`; deleting it changes no remaining function: the program called it "
+				    "at %d site%s, all replaced by other operations of this patch, which review them.", i, id,
+				    f->callers, f->callers == 1 ? "" : "s");
+			else
+				snprintf(st, size, "Operation %d deletes `%s`, which nothing called; every remaining function keeps its behaviour.", i, id);
 			break;
 		default:
 			snprintf(st, size, "Operation %d changes the type of parameter %s of `%s` from `%s` to `%s`; the body re-verified with the new type.", i,

@@ -393,8 +393,26 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		bad_line(d, l, wrong_shape(l));
 		return;
 	} else {
-		bad_line(d, l, p->version == 4 ? "expected `base`, a v2 operation, a v4 operation (docs/PATCH.md) or `require no-new-effects`"
-		    : "expected `base`, `rename`, `rename-member`, `rename-case`, `replace-call-type-argument` or `require no-new-effects`");
+		/* every instruction this version takes, and the nearest to the word written */
+		static const char *const words[] = {
+			"base", "rename", "rename-member", "rename-case", "replace-call-type-argument", "require",
+			"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function",
+			"change-parameter-type",
+		};
+		size_t n = p->version == 4 ? sizeof words / sizeof *words : 6;
+		/* near: one edit away, or a prefix of it (`delete` for `delete-function`) */
+		const char *near = NULL;
+		char w[64];
+		snprintf(w, sizeof w, "%s", l->nwords ? l->words[0].s : "");
+		for (size_t i = 0; i < n && w[0] && !near; i++)
+			if (spx_edit_distance(w, words[i], true) <= 1 || (strlen(w) >= 3 && strncmp(words[i], w, strlen(w)) == 0))
+				near = words[i];
+		char why[512];
+		snprintf(why, sizeof why, "%s%s%sexpected `base`, `rename`, `rename-member`, `rename-case`, `replace-call-type-argument`%s or "
+		    "`require no-new-effects`", near ? "did you mean `" : "", near ? near : "", near ? "`? " : "",
+		    p->version == 4 ? ", `replace-body`, `replace-expression`, `add-clause`, `remove-clause`, `add-function`, `delete-function`, "
+		    "`change-parameter-type`" : "");
+		bad_line(d, l, why);
 		return;
 	}
 	duplicate(p, o, d);

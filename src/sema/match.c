@@ -435,6 +435,17 @@ guard_scan(void *ctx, const Expr *e)
 		g->bad = e;
 }
 
+/* A missing case's pattern, its fields bound by their names: `V::C { a, b }`, `V::D {}`. */
+static void
+missing_arm(Buf *b, const Sym *v, int c)
+{
+	const CaseSym *k = &v->nom->cases[c];
+	buf_printf(b, "%s::%s {", v->name, k->name);
+	for (int f = 0; f < k->nfields; f++)
+		buf_printf(b, "%s %s", f ? "," : "", k->fields[f].name);
+	buf_puts(b, k->nfields ? " }" : "}");
+}
+
 static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
@@ -565,7 +576,22 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				continue;
 			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", v->name, v->nom->cases[c].name,
 			    v->nom->cases[c].nfields ? "{ .. }" : "{}");
-			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", v->name, v->nom->cases[c].name, v->nom->cases[c].nfields ? "{ … }" : "{}");
+			/* every missing case's arm, its fields bound by name (an agent adds them all at once) */
+			Buf arms = {0};
+			int n = 0;
+			for (int k = c; k < v->nom->ncases; k++) {
+				if (covered[k])
+					continue;
+				if (n++ == 8) {
+					buf_puts(&arms, ", …");
+					break;
+				}
+				buf_printf(&arms, "%s`", n > 1 ? ", " : "");
+				missing_arm(&arms, v, k);
+				buf_puts(&arms, " => …,`");
+			}
+			diag_set_help(d, "add %s %s, or a final `_ => …,`", n == 1 ? "the arm" : "the arms", arms.data);
+			buf_free(&arms);
 			break;
 		}
 	}
@@ -730,7 +756,15 @@ check_match_arms(FnCtx *C, const Expr *e)
 		} else if (ts && ts->kind == SK_VARIANT && ts->nom->ncases > 0) {
 			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", ts->name, ts->nom->cases[0].name,
 			    ts->nom->cases[0].nfields ? "{ .. }" : "{}");
-			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", ts->name, ts->nom->cases[0].name, ts->nom->cases[0].nfields ? "{ … }" : "{}");
+			Buf arms = {0};
+			for (int k = 0; k < ts->nom->ncases && k < 8; k++) {
+				buf_printf(&arms, "%s`", k ? ", " : "");
+				missing_arm(&arms, ts, k);
+				buf_puts(&arms, " => …,`");
+			}
+			diag_set_help(d, "add %s %s%s, or a final `_ => …,`", ts->nom->ncases == 1 ? "the arm" : "the arms", arms.data,
+			    ts->nom->ncases > 8 ? ", …" : "");
+			buf_free(&arms);
 		} else {
 			Diag *d = sema_error(S, DIAG_M101, e->span, "match has no arms");
 			diag_set_help(d, "add arms, ending with `_ => …,`");

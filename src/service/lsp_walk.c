@@ -24,6 +24,7 @@ typedef struct Walk {
 	int ntp;
 	const Name *tp2;
 	int ntp2;
+	SymId inv;           /* in a record's invariant: the record (its fields are read by bare name) */
 } Walk;
 
 static void
@@ -191,6 +192,11 @@ walk_expr(Walk *w, const Expr *e)
 	case EXPR_NAME:
 		if (sym >= 0 && (sema_sym(S, sym)->kind == SK_FN))
 			add(w, e->span, sym, -1, -1, false);
+		else if (w->inv >= 0 && sema_field_find(S, w->inv, -1, e->u.name.s, false) >= 0)
+		{
+			Name n = ast_expr_name(e);   /* `requires count >= 0`: the field */
+			field_use(w, w->inv, -1, &n);
+		}
 		else
 			add_local(w, e->span, sema_expr_type(S, e->id), S->expr_mode ? sema_expr_mode(S, e->id) : MODE_NONE, false);
 		break;
@@ -255,12 +261,17 @@ walk_expr(Walk *w, const Expr *e)
 			walk_expr(w, e->u.match.arms[i].value);
 		}
 		break;
-	case EXPR_CLOSURE:
+	case EXPR_CLOSURE: {
+		/* a closure's parameters and bindings may shadow the fields */
+		SymId inv = w->inv;
+		w->inv = -1;
 		for (int i = 0; i < e->u.closure.nparams; i++)
 			walk_type(w, e->u.closure.params[i].type);
 		walk_type(w, e->u.closure.result);
 		walk_block(w, e->u.closure.body);
+		w->inv = inv;
 		break;
+	}
 	case EXPR_ARRAY: walk_exprs(w, e->u.array.elems, e->u.array.nelems); break;
 	default: break;
 	}
@@ -334,6 +345,7 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 	memset(&w, 0, sizeof w);
 	w.S = S;
 	w.out = out;
+	w.inv = -1;
 	out->len = 0;
 	/* a project module's `use … as alias`: the alias is a use of the
 	 * provider's declaration (identity: origin module and stable id) */
@@ -361,8 +373,10 @@ lsp_occurrences(Sema *S, const Module *m, LspOccs *out)
 					add(&w, d->u.record.fields[k].name.span, r, -1, k, true);
 				walk_type(&w, d->u.record.fields[k].type);
 			}
+			w.inv = r;
 			for (int k = 0; k < d->u.record.ninvariants; k++)
 				walk_expr(&w, d->u.record.invariants[k].cond);
+			w.inv = -1;
 			break;
 		}
 		case DECL_VARIANT: {

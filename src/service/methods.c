@@ -1100,16 +1100,34 @@ name_the_patch(Buf *out, size_t from, const char *path)
  * the program is checked; a patch without a readable `base` is left to the
  * engine, which says why. */
 static bool
-patch_base_is(const char *patch, const char *rev, SvcError *err)
+patch_base_is(Service *v, const char *patch, const char *rev, SvcError *err)
 {
 	SPatch p;
 	DiagSink d;
 	diag_init(&d, "<patch>", patch, strlen(patch));
 	(void)patch_parse(&p, patch, strlen(patch), &d);
 	bool same = !p.base.s || strcmp(p.base.s, rev) == 0;
-	if (!same)
-		fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; re-read the revision and rebase the patch",
-		    p.base.s, rev);
+	if (!same) {
+		/* the revision to send instead, when the held program verifies
+		 * (a check, not a run of the patch) */
+		const char *now = NULL;
+		SvcTrace t;
+		svc_trace_init(&t);
+		DiagSink s;
+		SvcError ignored;
+		if (ensure_input(v, &ignored)) {
+			if (svc_file_check(&v->file, &t, &s))
+				now = svc_file_revision(&v->file);
+			diag_free(&s);
+		}
+		svc_trace_free(&t);
+		if (now)
+			fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; the program is at `%.100s`: "
+			    "rebase the patch on it (`base %.100s`) and send that `revision`", p.base.s, rev, now, now);
+		else
+			fail(err, SVC_E_STALE, "the patch's `base` is `%.100s` but `revision` is `%.100s`: one of them is stale; re-read the revision and rebase the patch",
+			    p.base.s, rev);
+	}
 	patch_free(&p);
 	diag_free(&d);
 	return same;
@@ -1123,17 +1141,24 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 {
 	bool apply = mode == PATCH_APPLY;
 	static const char *const names[] = { "patch", "revision", NULL };
+	static const char *const impact_names[] = { "patch", "revision", "depth", "max_bytes", "max_nodes", NULL };
 	const char *patch, *rev;
-	if (!params_closed(params, names, err) || !param_string(params, "patch", &patch, err) ||
-	    !param_string(params, "revision", &rev, err))
+	long bound[3] = { -1, -1, -1 };   /* impact's --depth, --max-bytes, --max-nodes (docs/PATCH.md) */
+	if (!params_closed(params, mode == PATCH_IMPACT ? impact_names : names, err) || !param_string(params, "patch", &patch, err) ||
+	    !param_string(params, "revision", &rev, err) || !param_int(params, "depth", 0, 1024, &bound[0], err) ||
+	    !param_int(params, "max_bytes", 1024, 16777216, &bound[1], err) || !param_int(params, "max_nodes", 1, 65536, &bound[2], err))
 		return false;
 	if (!patch)
 		return fail(err, SVC_E_PARAMS, "`patch` (the .spatch text) is required");
 	if (v->project)
-		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file");
+		return fail(err, SVC_E_UNSUPPORTED, "patch edits a single file: run `%s`, or send a transaction (docs/PATCH.md) to `%s`",
+		    mode == PATCH_PREVIEW ? "semaprax patch <module file> <patch.spatch> --dry-run" : mode == PATCH_IMPACT
+		    ? "semaprax impact <module file> <patch.spatch>" : mode == PATCH_REVIEW ? "semaprax review <module file> <patch.spatch>"
+		    : "semaprax patch <module file> <patch.spatch>", mode == PATCH_PREVIEW ? "semaprax patch <project> <transaction.json> --dry-run"
+		    : mode == PATCH_APPLY ? "semaprax patch <project> <transaction.json>" : "semaprax review <project> <transaction.json>");
 	if (!on_disk(v, err))
 		return false;
-	if (rev && !patch_base_is(patch, rev, err))
+	if (rev && !patch_base_is(v, patch, rev, err))
 		return false;
 	if (rev) {
 		SvcTrace t;
@@ -1165,9 +1190,18 @@ m_patch(Service *v, json_t *params, Buf *out, SvcError *err, PatchMode mode)
 	if (ok) {
 		/* preview: `patch --dry-run`; impact and review: the commands of
 		 * those names (reports on stdout, nothing written) */
-		char *argv[5] = { mode == PATCH_IMPACT ? "impact" : mode == PATCH_REVIEW ? "review" : "patch", v->operand, path,
+		char *argv[10] = { mode == PATCH_IMPACT ? "impact" : mode == PATCH_REVIEW ? "review" : "patch", v->operand, path,
 			mode == PATCH_PREVIEW ? "--dry-run" : NULL, NULL };
-		ok = command(v, mode == PATCH_PREVIEW ? 4 : 3, argv, out, err, &status);
+		int argc = mode == PATCH_PREVIEW ? 4 : 3;
+		static char *const flags[3] = { "--depth", "--max-bytes", "--max-nodes" };
+		char nums[3][24];
+		for (int i = 0; i < 3; i++)
+			if (bound[i] >= 0) {
+				snprintf(nums[i], sizeof nums[i], "%ld", bound[i]);
+				argv[argc++] = flags[i];
+				argv[argc++] = nums[i];
+			}
+		ok = command(v, argc, argv, out, err, &status);
 	}
 	unlink(path);
 	/* the diagnostics name the patch `<patch>` (the `patch` parameter), not
@@ -1194,8 +1228,12 @@ m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
 		return false;
 	if (v->project)
 		return fail(err, SVC_E_UNSUPPORTED, "fix edits a single file: run `semaprax fix <module file>`");
-	if (code && (strncmp(code, "SPX-", 4) != 0 || strlen(code) > 16))
+	if (code && (strncmp(code, "SPX-", 4) != 0 || strlen(code) > 16)) {
+		int near = strlen(code) <= 16 ? diag_lookup(code) : -1;   /* `P106`: the code it names */
+		if (near >= 0)
+			return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`: write `%s`", diag_info[near].code);
 		return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`");
+	}
 	if (!on_disk(v, err))
 		return false;
 	char *argv[6] = { "fix", v->operand, NULL, NULL, NULL, NULL };

@@ -154,7 +154,9 @@ static const McpTool mcp_tools[] = {
 	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_impact", "patch/impact", "A semantic patch's reach (semaprax impact: semaprax.semantic-impact.v1): changes and the functions they affect; nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"},"
+	  "\"depth\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1024},\"max_bytes\":{\"type\":\"integer\",\"minimum\":1024,\"maximum\":16777216},"
+	  "\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65536}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_review", "patch/review", "A semantic patch's review (semaprax review: semaprax.semantic-review.v1): findings per section, with the impact as evidence; nothing written.",
 	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"

@@ -2,7 +2,8 @@
 type shape (src/service/lsp_walk.c): a `?` operand, a variant literal and its
 case patterns, record patterns nested in a case, `if` branches in a match
 arm, a block arm, a closure body, a function value argument, a method call
-and its `with` update, a function type, each resolved by stable identity."""
+and its `with` update, a function type, each resolved by stable identity; a
+record invariant's bare field name is the field (hover, definition, rename)."""
 import os
 import sys
 
@@ -59,6 +60,18 @@ assert refs("Counter {") == at(("Counter {", 0, 0), ("Counter, by", 0, 0), ("Cou
 # a local binding is no declaration: a pattern binding's references are by scope (lsp_local.c),
 # its binding and the uses in its arm
 assert refs("x > y") == at(("x, y } }", 0, 0), ("x > y", 0, 0), ("x) }", 0, 0))
+# a record invariant reads its fields by bare name: `y` there is the field walk.pt.y,
+# not a local (its hover, definition, references and rename are the field's)
+assert refs("y: i64") == at(("y: i64", 0, 0), ("y >= 0", 0, 0), ("y } }", 0, 0), ("y: 4", 0, 0)), refs("y: i64")
+assert refs("y >= 0") == refs("y: i64")
+h = c.call("textDocument/hover", {"textDocument": TD, "position": pos(TEXT, "y >= 0")})
+assert "stable id: `walk.pt.y`" in h["contents"]["value"], h
+d = c.call("textDocument/definition", {"textDocument": TD, "position": pos(TEXT, "y >= 0")})
+assert d["range"]["start"] == pos(TEXT, "y: i64"), d
+rn = c.call("textDocument/rename", {"textDocument": {"uri": URI, "version": 1}, "position": pos(TEXT, "y >= 0"),
+                                    "newName": "height"})
+starts = [e["range"]["start"] for e in rn["documentChanges"][0]["edits"]]
+assert starts == at(("y: i64", 0, 0), ("y >= 0", 0, 0), ("y } }", 0, 0), ("y: 4", 0, 0)), starts
 assert c.call("shutdown") is None
 c.notify("exit")
 assert c.finish()[0] == 0

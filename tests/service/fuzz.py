@@ -30,7 +30,7 @@ METHODS = {
     "context": ["symbol", "direction", "depth", "max_bytes", "max_nodes", "filters", "trace"],
     "query": ["kind", "name", "id", "effect", "calls", "called_by", "trace"],
     "doc": ["format"],
-    "patch/preview": ["patch", "revision"], "patch/impact": ["patch", "revision"],
+    "patch/preview": ["patch", "revision"], "patch/impact": ["patch", "revision", "depth", "max_bytes", "max_nodes"],
     "patch/review": ["patch", "revision"], "patch/apply": ["patch", "revision"],
     "fix": ["code", "dry_run"],
     "run": ["args", "max_steps"], "test": [],

@@ -330,6 +330,18 @@ for method, cmd in (("patch/impact", "impact"), ("patch/review", "review")):
     check(json.loads(got["stdout"])["schema"] == "semaprax.semantic-%s.v1" % cmd, "%s schema" % method)
     check(c.error(method, {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "%s stale revision" % method)
     check(c.error(method, {}) == -32602, "%s patch text required" % method)
+# patch/impact takes impact's bounds (--depth, --max-bytes, --max-nodes): the CLI's report with them
+got = c.call("patch/impact", {"patch": PATCH, "depth": 0, "max_nodes": 1})
+cli = subprocess.run([BIN, "impact", path, os.path.join(os.path.dirname(path), "cli.spatch"), "--depth", "0", "--max-nodes", "1"],
+                     capture_output=True)
+check(got["exit"] == 0 and got["stdout"] == cli.stdout.decode() and json.loads(got["stdout"])["query"]["depth"] == 0,
+      "patch/impact bounds %r" % got)
+small = c.call("patch/impact", {"patch": PATCH, "max_bytes": 1024})
+cli = subprocess.run([BIN, "impact", path, os.path.join(os.path.dirname(path), "cli.spatch"), "--max-bytes", "1024"],
+                     capture_output=True)
+check(small["exit"] == cli.returncode and small["stdout"] == cli.stdout.decode(), "patch/impact max_bytes %r" % small)
+check(c.error("patch/impact", {"patch": PATCH, "depth": 1025}) == -32602, "patch/impact depth bound")
+check(c.error("patch/review", {"patch": PATCH, "depth": 1}) == -32602, "patch/review takes no bounds")
 with open(path) as f:
     check(f.read() == BASE, "impact and review wrote nothing")
 check(c.error("patch/apply", {"patch": PATCH, "revision": "sha256:" + "0" * 64}) == -32007, "stale revision refused")
@@ -342,6 +354,9 @@ for method in ("patch/preview", "patch/impact", "patch/review", "patch/apply"):
     e = r.get("error", {})
     check(e.get("code") == -32007 and "sha256:" + "1" * 64 in e.get("message", "") and rev in e.get("message", "")
           and "base" in e["message"], "%s: base and revision differ %r" % (method, r))
+# both stale: the refusal names the revision the program is at, the one to send
+e = c.request("patch/apply", {"patch": OTHER, "revision": "sha256:" + "2" * 64}).get("error", {})
+check(e.get("code") == -32007 and "base " + rev in e.get("message", ""), "base and revision both stale: the current named %r" % e)
 # comments and the schema line before `base` are read as the engine reads them
 V2 = "# a comment\nschema semaprax.semantic-patch.v2\n\n" + OTHER
 e = c.request("patch/apply", {"patch": V2, "revision": rev}).get("error", {})
@@ -389,6 +404,7 @@ check(dry["exit"] == 0 and "-    return a + b;\n+    a + b\n" in dry["stdout"] a
 with open(path) as f:
     check(f.read() == BROKEN, "fix dry_run wrote nothing")
 check(c.error("fix", {"code": "P106"}) == -32602, "fix code is SPX-…")
+check(c.request("fix", {"code": "P106"})["error"]["message"].endswith("write `SPX-P106`"), "fix code: the spelling to send")
 check(c.error("fix", {"dry_run": 1}) == -32602, "fix dry_run is a boolean")
 c.call("refresh", {"text": BROKEN + "\n"})
 check(c.error("fix") == -32006, "fix refuses unsaved bytes")
