@@ -435,8 +435,8 @@ cli_cmd_doctor(int argc, char **argv)
 	ssize_t sn = readlink("/proc/self/exe", self, sizeof self - 1);
 	if (sn > 0)
 		self[sn] = '\0';
-	else
-		snprintf(self, sizeof self, "%s", argv[0]);
+	else   /* no /proc: the installed name on PATH (argv[0] here is the command word, `doctor`) */
+		snprintf(self, sizeof self, "semaprax");
 	const char *tmp = getenv("TMPDIR");
 	snprintf(dir, sizeof dir, "%s/semaprax-doctor-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	/* the probe file in a private directory; on a failure neither is left */
