@@ -490,35 +490,53 @@ for pair in "read_link_inside.spx|inlink|deep/x/in.txt" "write_dir_granted.spx|o
 done
 rm -rf "$tmp/long"
 
-# Check then use (sec35): the Wasm host walks a path one directory at a time and
-# then opens the file inside the directory it checked (held open), not by a path
-# walked again.  tests/cap/race-hook.mjs swaps `out/d` for a link leading out of
-# the root (`out/e` -> ../../outside) the moment the host names the file: a read
-# still reads out/d's file (7 bytes, not outside's 9) and a write still lands in
-# the directory checked, in the write root, with nothing written outside.
+# Check then use (sec35): a lane walks a path one directory at a time and then
+# opens the file inside the directory it checked (held open), never by a path
+# walked again.  A hook swaps `out/d` for a link leading out of the root (`out/e`
+# -> ../../outside) the moment the lane names the file: a read still reads out/d's
+# file (7 bytes, not outside's 9) and a write still lands in the directory checked,
+# in the write root, with nothing written outside.  The hook: for the Wasm host a
+# `node --import` preload (tests/cap/race-hook.mjs), for the native executable an
+# LD_PRELOAD shim (tests/cap/race-shim.c; the interpreter is linked statically,
+# and shares the executable's src/rt/fs.c).
+racebox() {
+	rm -rf "$tmp/race" && mkdir -p "$tmp/race/root/out/d" "$tmp/race/outside" || exit 2
+	echo inside > "$tmp/race/root/out/d/in.txt"
+	echo 'secret!!' > "$tmp/race/outside/in.txt"
+	ln -s ../../outside "$tmp/race/root/out/e"
+}
+raced() { # raced LANE M ST: judges a run of M (rr, rw_new, rw_atomic) that exited ST
+	if [ ! -L "$tmp/race/root/out/d" ]; then bad "race ($1): $2: the hook did not swap out/d"; return; fi
+	case $2 in
+	rr) if [ "$3" -eq 7 ] && [ ! -s "$tmp/e" ]; then ok; else bad "race ($1): a read through a swapped directory: exit $3 (9: outside's file)"; fi ;;
+	*) if [ "$3" -eq 2 ] && [ "$(cat "$tmp/race/root/out/d.real/f" 2>/dev/null)" = ok ] && [ ! -e "$tmp/race/outside/f" ]; then ok
+		else bad "race ($1): $2 through a swapped directory: exit $3, outside holds: $(ls "$tmp/race/outside" | tr '\n' ' ')"; fi ;;
+	esac
+}
+sed 's|"inlink"|"out/d/in.txt"|' tests/cap/read_link_inside.spx > "$tmp/rr.spx"
+for w in new atomic; do
+	sed "s|\"out/inner/b.txt\"|\"out/d/f\"|; s|15usize|7usize|; s|file_write_new|file_write_$w|" tests/cap/write_dir_granted.spx > "$tmp/rw_$w.spx"
+done
 if [ "$wasm_ran" -gt 0 ] && node --import "$lane_root/tests/cap/race-hook.mjs" -e 0 > /dev/null 2>&1; then
-	racebox() {
-		rm -rf "$tmp/race" && mkdir -p "$tmp/race/root/out/d" "$tmp/race/outside" || exit 2
-		echo inside > "$tmp/race/root/out/d/in.txt"
-		echo 'secret!!' > "$tmp/race/outside/in.txt"
-		ln -s ../../outside "$tmp/race/root/out/e"
-	}
-	sed 's|"inlink"|"out/d/in.txt"|' tests/cap/read_link_inside.spx > "$tmp/rr.spx"
-	for w in new atomic; do
-		sed "s|\"out/inner/b.txt\"|\"out/d/f\"|; s|15usize|7usize|; s|file_write_new|file_write_$w|" tests/cap/write_dir_granted.spx > "$tmp/rw_$w.spx"
-	done
 	for m in rr rw_new rw_atomic; do
 		if ! (cd "$tmp" && "$bin" build "$m.spx" --target wasm -o "$m.wasm" > /dev/null 2>&1); then bad "race: build --target wasm of $m failed"; continue; fi
 		racebox
 		(cd "$tmp/race/root" && node --import "$lane_root/tests/cap/race-hook.mjs" "$runmjs" "../../$m.wasm" --allow-write=out > "$tmp/o" 2> "$tmp/e")
-		st=$?
-		if [ ! -L "$tmp/race/root/out/d" ]; then bad "race: $m: the hook did not swap out/d"; continue; fi
-		case $m in
-		rr) if [ "$st" -eq 7 ] && [ ! -s "$tmp/e" ]; then ok; else bad "race: a read through a swapped directory: exit $st (9: outside's file)"; fi ;;
-		*) if [ "$st" -eq 2 ] && [ "$(cat "$tmp/race/root/out/d.real/f" 2>/dev/null)" = ok ] && [ ! -e "$tmp/race/outside/f" ]; then ok
-			else bad "race: $m through a swapped directory: exit $st, outside holds: $(ls "$tmp/race/outside" | tr '\n' ' ')"; fi ;;
-		esac
+		raced wasm "$m" $?
 	done
-	rm -rf "$tmp/race"
 fi
+# (not under --sanitize: a dynamic ASan runtime must come first, before any preload)
+if [ "$native" -eq 1 ] && [ "${2:-}" != "--sanitize" ] && ${cc%% *} -shared -fPIC -o "$tmp/race-shim.so" tests/cap/race-shim.c -ldl > /dev/null 2>&1; then
+	for m in rr rw_new rw_atomic; do
+		if ! (cd "$tmp" && CC="$lane_ccx" "$bin" build "$m.spx" -o "$m.exe" > /dev/null 2>&1); then bad "race: build of $m failed"; continue; fi
+		racebox
+		g=--allow-write=out
+		[ $m = rr ] && g=
+		# shellcheck disable=SC2086 # g is one word or none
+		(cd "$tmp/race/root" && LD_PRELOAD="$tmp/race-shim.so" "../../$m.exe" $g > "$tmp/o" 2> "$tmp/e")
+		raced native "$m" $?
+	done
+fi
+rm -rf "$tmp/race"
+
 t_end " ($wasm_ran programs ran in the Wasm lane)"
