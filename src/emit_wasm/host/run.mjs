@@ -110,7 +110,7 @@ const SLASH = Buffer.from('/');
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const FD_DIRS = (() => {
 	try {
-		const fd = openSync('.', DIR_FLAGS);
+		const fd = openSync('/', DIR_FLAGS);   // (not '.': a working directory one may search but not read)
 		try {
 			return lstatSync(`/proc/self/fd/${fd}/.`).ino === fstatSync(fd).ino;
 		} finally {
