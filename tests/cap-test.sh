@@ -25,7 +25,8 @@
 # inside the root); outlink -> ../outside/s.txt, outdir -> ../outside,
 # upin -> ../root/sub/in.txt (links leaving it); out/back -> ../sub (inside
 # the root, outside out/); devlink -> /dev/null (a device, outside);
-# fifo and out/pipe (FIFOs).  ../outside/s.txt holds "secret\n".
+# fifo and out/pipe (FIFOs); out/hard, a hard link to ../outside/s.txt, which
+# holds "secret\n".
 #
 # `BLESS=1 sh tests/cap-test.sh BIN` rewrites the .stdout/.stderr snapshots.
 set -u
@@ -49,6 +50,7 @@ mkroot() { # mkroot BOX
 	ln -s ../sub "$1/root/out/back"
 	ln -s /dev/null "$1/root/devlink"
 	mkfifo "$1/root/fifo" "$1/root/out/pipe"
+	ln "$1/outside/s.txt" "$1/root/out/hard"
 }
 
 header() { # header FILE KEY: the values of `// KEY: …` lines
@@ -461,5 +463,80 @@ if [ "$wasm_ran" -gt 0 ]; then
 		bad "build --target wasm of a command-line module failed"
 	fi
 fi
+
+
+# A link-free path past 4,096 bytes reached through short links (`deep` -> 16
+# directories of 250 bytes, then `x` -> a 17th) is code 7 in every lane, read or
+# written (src/rt/fs.c's bound; the Wasm host opened it by name: ENAMETOOLONG, 5).
+a250=$(printf '%0250d' 0 | tr 0 a)
+p8=""
+i=0
+while [ $i -lt 8 ]; do p8="$p8$a250/"; i=$((i + 1)); done
+rm -rf "$tmp/long" && mkdir -p "$tmp/long/root" && (cd "$tmp/long/root" && mkdir -p "$p8$p8" && ln -s "$p8${p8%/}" deep &&
+	cd "$p8" && mkdir "$p8$a250" && ln -s "$a250" "${p8}x" && echo inside > "$p8$a250/in.txt") || exit 2
+for pair in "read_link_inside.spx|inlink|deep/x/in.txt" "write_dir_granted.spx|out/inner/b.txt|deep/x/b.txt"; do
+	fx=${pair%%|*} rest=${pair#*|}
+	from=${rest%%|*} to=${rest#*|}
+	sed "s|\"$from\"|\"$to\"|; s|$(printf '%s' "$from" | wc -c)usize|$(printf '%s' "$to" | wc -c)usize|" "tests/cap/$fx" > "$tmp/long/l.spx"
+	for l in $lanes; do
+		# shellcheck disable=SC2046
+		(cd "$tmp/long/root" && NO_COLOR=1 CC="$lane_ccx" "$bin" $(echo "$l" | tr _ ' ') --allow-write ../l.spx > "$tmp/o" 2> "$tmp/e")
+		st=$?
+		case $l in run) want_st=1 want='"domain_id":"semaprax.filesystem.v1","code":7' ;;
+		*) want_st=73 want="SEMAPRAX operation failure: semaprax.filesystem.v1/7" ;; esac
+		if [ "$st" -eq "$want_st" ] && grep -qF "$want" "$tmp/e" && [ -z "$(find "$tmp/long" -name b.txt)" ]; then ok
+		else bad "$l: $to past 4,096 link-free bytes: exit $st '$(head -c 160 "$tmp/e")'"; fi
+	done
+done
+rm -rf "$tmp/long"
+
+# Check then use (sec35): a lane walks a path one directory at a time and then
+# opens the file inside the directory it checked (held open), never by a path
+# walked again.  A hook swaps `out/d` for a link leading out of the root (`out/e`
+# -> ../../outside) the moment the lane names the file: a read still reads out/d's
+# file (7 bytes, not outside's 9) and a write still lands in the directory checked,
+# in the write root, with nothing written outside.  The hook: for the Wasm host a
+# `node --import` preload (tests/cap/race-hook.mjs), for the native executable an
+# LD_PRELOAD shim (tests/cap/race-shim.c; the interpreter is linked statically,
+# and shares the executable's src/rt/fs.c).
+racebox() {
+	rm -rf "$tmp/race" && mkdir -p "$tmp/race/root/out/d" "$tmp/race/outside" || exit 2
+	echo inside > "$tmp/race/root/out/d/in.txt"
+	echo 'secret!!' > "$tmp/race/outside/in.txt"
+	ln -s ../../outside "$tmp/race/root/out/e"
+}
+raced() { # raced LANE M ST: judges a run of M (rr, rw_new, rw_atomic) that exited ST
+	if [ ! -L "$tmp/race/root/out/d" ]; then bad "race ($1): $2: the hook did not swap out/d"; return; fi
+	case $2 in
+	rr) if [ "$3" -eq 7 ] && [ ! -s "$tmp/e" ]; then ok; else bad "race ($1): a read through a swapped directory: exit $3 (9: outside's file)"; fi ;;
+	*) if [ "$3" -eq 2 ] && [ "$(cat "$tmp/race/root/out/d.real/f" 2>/dev/null)" = ok ] && [ ! -e "$tmp/race/outside/f" ]; then ok
+		else bad "race ($1): $2 through a swapped directory: exit $3, outside holds: $(ls "$tmp/race/outside" | tr '\n' ' ')"; fi ;;
+	esac
+}
+sed 's|"inlink"|"out/d/in.txt"|' tests/cap/read_link_inside.spx > "$tmp/rr.spx"
+for w in new atomic; do
+	sed "s|\"out/inner/b.txt\"|\"out/d/f\"|; s|15usize|7usize|; s|file_write_new|file_write_$w|" tests/cap/write_dir_granted.spx > "$tmp/rw_$w.spx"
+done
+if [ "$wasm_ran" -gt 0 ] && node --import "$lane_root/tests/cap/race-hook.mjs" -e 0 > /dev/null 2>&1; then
+	for m in rr rw_new rw_atomic; do
+		if ! (cd "$tmp" && "$bin" build "$m.spx" --target wasm -o "$m.wasm" > /dev/null 2>&1); then bad "race: build --target wasm of $m failed"; continue; fi
+		racebox
+		(cd "$tmp/race/root" && node --import "$lane_root/tests/cap/race-hook.mjs" "$runmjs" "../../$m.wasm" --allow-write=out > "$tmp/o" 2> "$tmp/e")
+		raced wasm "$m" $?
+	done
+fi
+# (not under --sanitize: a dynamic ASan runtime must come first, before any preload)
+if [ "$native" -eq 1 ] && [ "${2:-}" != "--sanitize" ] && ${cc%% *} -shared -fPIC -o "$tmp/race-shim.so" tests/cap/race-shim.c -ldl > /dev/null 2>&1; then
+	for m in rr rw_new rw_atomic; do
+		if ! (cd "$tmp" && CC="$lane_ccx" "$bin" build "$m.spx" -o "$m.exe" > /dev/null 2>&1); then bad "race: build of $m failed"; continue; fi
+		racebox
+		g=--allow-write=out
+		[ $m = rr ] && g=
+		# shellcheck disable=SC2086 # g is one word or none
+		(cd "$tmp/race/root" && LD_PRELOAD="$tmp/race-shim.so" "../../$m.exe" $g > "$tmp/o" 2> "$tmp/e")
+		raced native "$m" $?
+	done
+fi
+rm -rf "$tmp/race"
 
 t_end " ($wasm_ran programs ran in the Wasm lane)"

@@ -169,6 +169,16 @@ JS
 -5" ] && ok || bad "__proto__ binding: $(head -n 3 "$tmp/pout")"
 	[ "$(grep -c 'data-id="' "$tmp/p/index.html")" = 2 ] && ! grep -q -e '<!--x' -e 'x-->' "$tmp/p/index.html" && ok ||
 		bad "index.html: the ids are not both there, escaped"
+	# a line separator or bidi control never reaches the package's text raw (sec35): index.mjs
+	# and index.d.ts write it \u2028 (the same key), index.html's data-id `&#x2028;` (the same
+	# value) and its shown id `\u{2028}` (doc --html's form)
+	for f in index.mjs index.d.ts index.html; do
+		if grep -q "$lsep" "$tmp/p/$f"; then bad "$f holds a raw U+2028"; else ok; fi
+	done
+	grep -qF '"web.p\u2028<!--x-->"' "$tmp/p/index.mjs" && grep -qF '"web.p\u2028<!--x-->"' "$tmp/p/index.d.ts" && ok ||
+		bad "index.mjs/index.d.ts: the id's U+2028 is not written \\u2028"
+	grep -qF 'data-id="web.p&#x2028;&#60;' "$tmp/p/index.html" && grep -qF '<code>web.p\u{2028}&#60;' "$tmp/p/index.html" && ok ||
+		bad "index.html: the id's U+2028 is not &#x2028; in data-id and \\u{2028} where shown"
 else
 	bad "proto build failed: $(head -n 3 "$tmp/err")"
 fi

@@ -39,6 +39,7 @@
 #include "../driver/route.h"
 #include "../emit_wasm/emit_wasm.h"
 #include "../project/project.h"
+#include "../support/diag.h"
 #include "../support/json.h"
 #include "../support/utf8.h"
 
@@ -117,17 +118,64 @@ web_ts_params(Buf *b, const HirFunc *f)
 	buf_free(&names);
 }
 
-/* HTML text and attribute values: every byte outside [A-Za-z0-9 ._-] as an entity. */
+/* A bidi or line-separator control, or a C1 control: it would reorder or
+ * break the line it is shown in (or, raw in index.mjs, the line a reader
+ * sees) without showing itself. */
+static bool
+web_unseen(uint32_t cp)
+{
+	return (cp >= 0x80 && cp < 0xA0) || diag_invisible_format(cp);
+}
+
+/* HTML text and attribute values: every byte outside [A-Za-z0-9 ._-] as an
+ * entity, UTF-8 kept except an unseen character (web_unseen), which is its
+ * numeric reference: the attribute's value is the same text.  visible: shown
+ * text, where an unseen character is written `\u{…}` (doc --html's form). */
+static void
+html_esc_as(Buf *b, const char *s, bool visible)
+{
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp = c;
+		int k = c >= 0x80 ? utf8_decode((const unsigned char *)s + i, n - i, &cp) : 1;
+		if (k > 0 && c >= 0x80 && web_unseen(cp))
+			buf_printf(b, visible ? "\\u{%x}" : "&#x%x;", (unsigned)cp);
+		else if (k <= 0)
+			buf_printf(b, "&#%u;", c);   /* not UTF-8 (never a verified name): each byte shown */
+		else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == ' ' ||
+		    c == '.' || c == '_' || c == '-' || c >= 0x80)
+			buf_put(b, s + i, (size_t)k);
+		else
+			buf_printf(b, "&#%u;", c);
+		i += k > 0 ? (size_t)k : 1;
+	}
+}
+
 static void
 html_esc(Buf *b, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == ' ' ||
-		    *p == '.' || *p == '_' || *p == '-' || *p >= 0x80)
-			buf_putc(b, (char)*p);
+	html_esc_as(b, s, true);
+}
+
+/* A JS (and TS) string literal of s: its JSON string, with each unseen
+ * character (web_unseen) written \uXXXX, the same value: raw, a bidi
+ * control in index.mjs would reorder the generated source a reader sees. */
+static void
+js_str(Buf *b, const char *s)
+{
+	Buf t = {0};
+	json_cstr(&t, s);
+	for (size_t i = 0; i < t.len;) {
+		uint32_t cp = (unsigned char)t.data[i];
+		int k = cp >= 0x80 ? utf8_decode((const unsigned char *)t.data + i, t.len - i, &cp) : 1;
+		if (k > 1 && web_unseen(cp))
+			buf_printf(b, "\\u%04x", (unsigned)cp);
 		else
-			buf_printf(b, "&#%u;", *p);
+			buf_put(b, t.data + i, k > 0 ? (size_t)k : 1);
+		i += k > 0 ? (size_t)k : 1;
 	}
+	buf_free(&t);
 }
 
 /* index.mjs, index.d.ts, package.json and index.html of the package
@@ -150,13 +198,13 @@ web_texts(const HirFunc *const *fs, int n, const char *pkg, const char *version,
 		      "const files = [");
 	for (int i = 0; i < wf->n; i++) {
 		buf_puts(mjs, i ? ", " : "");
-		json_cstr(mjs, wf->rel[i]);
+		js_str(mjs, wf->rel[i]);
 	}
 	buf_puts(mjs, "];\n"
 		      "const dirs = new Set([");
 	for (int i = 0; i < wf->ndirs; i++) {
 		buf_puts(mjs, i ? ", " : "");
-		json_cstr(mjs, wf->dirs[i]);
+		js_str(mjs, wf->dirs[i]);
 	}
 	buf_puts(mjs, "]);\n"
 		      "const node = wasm.protocol === 'file:';\n"
@@ -227,18 +275,18 @@ web_texts(const HirFunc *const *fs, int n, const char *pkg, const char *version,
 		 * key list); the computed `["__proto__"]: v` is an own property like any other key */
 		bool proto = strcmp(f->id, "__proto__") == 0;
 		buf_puts(mjs, proto ? "\t[" : "\t");
-		json_cstr(mjs, f->id);
+		js_str(mjs, f->id);
 		buf_puts(mjs, proto ? "]: async (...args) => (await module()).call(" : ": async (...args) => (await module()).call(");
 		json_cstr(mjs, name.data);
 		buf_printf(mjs, ", %s, args),\n", sig.data);
 		buf_putc(dts, '\t');
 		buf_puts(dts, "readonly ");
-		json_cstr(dts, f->id);
+		js_str(dts, f->id);
 		buf_puts(dts, ": (");
 		web_ts_params(dts, f);
 		buf_printf(dts, ") => Promise<%s>;\n", web_ts(f->result));
 		buf_puts(html, "<form data-id=\"");
-		html_esc(html, f->id);
+		html_esc_as(html, f->id, false);
 		buf_puts(html, "\">\n<fieldset>\n<legend><code>");
 		html_esc(html, f->id);
 		buf_puts(html, "</code> ");

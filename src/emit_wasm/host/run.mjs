@@ -78,15 +78,26 @@ function writer(fd) {
 	};
 }
 
-// file_read_text below the working directory, as the other lanes' src/rt/fs.c
-// (rt_fs_resolve) does it: one component at a time, a symbolic link read by
-// hand and followed only while its target stays below the root (an absolute
-// target, a `..` above the root or more than 40 links is 7); every component
-// but the last a directory, the last a regular file of at most 65,536 bytes
-// (by lstat before it is opened, and by fstat after).
+// file_read_text, file_write_new and file_write_atomic below the working
+// directory, as the other lanes' src/rt/fs.c does them (rt_fs_resolve): one
+// component at a time, each directory held open and every later step taken
+// inside it, never by a path the kernel re-walks.  Node has no openat, so a
+// directory held open is named `/proc/self/fd/<fd>/` (Linux: the kernel goes
+// to that open directory, whatever its path has become since); the root is
+// the working directory itself.  A symbolic link is read by hand and followed
+// only while its target stays below the root (an absolute target, a `..`
+// above the root, more than 40 links, a target of 4,097 bytes or more, or a
+// link-free directory path past 4,096 bytes is 7); every component but the
+// last is a directory, opened with O_NOFOLLOW (one swapped for a link since
+// its lstat is ELOOP: 7), the last a regular file (read: by lstat before it
+// is opened, and the file opened must be that same file by fstat, else 7).
+// A system without /proc/self/fd names a directory by its link-free path
+// (each check then meets the path as it is at that moment, not the directory
+// checked: docs/DECISIONS.md "sec35").
 // Host errors map as there: ENOENT 2, EACCES/EPERM 6, ELOOP/ENOTDIR 7, else 5.
 const FILE_MAX = 65536;
 const LINKS_MAX = 40;
+const PATH_MAX = 4096;            // RT_FS_PATH_MAX (src/rt/fs.c)
 function fsStatus(e) {
 	switch (e && e.code) {
 	case 'ENOENT': return 2;
@@ -96,95 +107,164 @@ function fsStatus(e) {
 	}
 }
 const SLASH = Buffer.from('/');
-function joined(dir, name) {
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const FD_DIRS = (() => {
+	try {
+		const fd = openSync('/', DIR_FLAGS);   // (not '.': a working directory one may search but not read)
+		try {
+			return lstatSync(`/proc/self/fd/${fd}/.`).ino === fstatSync(fd).ino;
+		} finally {
+			closeSync(fd);
+		}
+	} catch {
+		return false;
+	}
+})();
+// A directory the walk reached: parts (its link-free components below the
+// root) and fd (open, or -1: the root itself, or no /proc/self/fd).
+function inDir(dir, name) {
+	if (dir.fd >= 0) return Buffer.concat([Buffer.from(`/proc/self/fd/${dir.fd}/`), name]);
 	const parts = [];
-	for (const d of dir) parts.push(d, SLASH);
+	for (const d of dir.parts) parts.push(d, SLASH);
 	parts.push(name);
 	return Buffer.concat(parts);
 }
-// The path the walk reaches ({ path, dir, name }: dir the link-free components of
-// the directory holding name), or { status }.  followLast false (a write): the last
-// component is never followed.
-function resolve(pathBytes, followLast = true) {
+function closeDir(dir) {
+	if (dir.fd >= 0) closeSync(dir.fd);
+	dir.fd = -1;
+}
+// Enters the directory name of dir (a directory by lstat): dir becomes it.
+function enterDir(dir, name) {
+	const fd = FD_DIRS ? openSync(inDir(dir, name), DIR_FLAGS) : -1;
+	closeDir(dir);
+	dir.fd = fd;
+	dir.parts.push(Buffer.from(name));
+}
+// The directory of the link-free components parts below the root, or throws.
+function openDirs(parts) {
+	const dir = { fd: -1, parts: [] };
+	try {
+		for (const p of parts) {
+			if (!FD_DIRS && !lstatSync(inDir(dir, p)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+			enterDir(dir, p);
+		}
+	} catch (e) {
+		closeDir(dir);
+		throw e;
+	}
+	return dir;
+}
+function dirLength(dir) {
+	return dir.parts.reduce((n, p) => n + p.length, 0) + Math.max(dir.parts.length - 1, 0);
+}
+// Where the path leads: { dir, name } (dir open: the caller closes it; name the
+// last component, which need not exist), or { status }.  followLast false (a
+// write): the last component is never followed.
+function resolveIn(pathBytes, followLast, dir) {
 	let rest = Buffer.from(pathBytes);
-	const dir = [];
 	let links = 0, at = 0;
 	for (;;) {
 		while (at < rest.length && rest[at] === 0x2f) at++;
 		const s = at;
 		while (at < rest.length && rest[at] !== 0x2f) at++;
-		const name = rest.subarray(s, at);
+		const name = Buffer.from(rest.subarray(s, at));
 		let k = at;
 		while (k < rest.length && rest[k] === 0x2f) k++;
 		const last = k === rest.length;
 		const dot = name.length === 1 && name[0] === 0x2e, dotdot = name.length === 2 && name[0] === 0x2e && name[1] === 0x2e;
 		if (name.length === 0 || dot || dotdot) {
 			if (dotdot) {   // `..` of a link target: back to the parent, never above the root
-				if (dir.length === 0) return { status: 7 };
-				dir.pop();
+				if (dir.parts.length === 0) return { status: 7 };
+				const up = openDirs(dir.parts.slice(0, -1));
+				closeDir(dir);
+				Object.assign(dir, up);
 			}
 			if (last) return { status: 7 };   // the path names a directory
 			continue;
 		}
-		const here = joined(dir, name);
-		if (last && !followLast) return { path: here, dir, name: Buffer.from(name) };
+		if (last && !followLast) return { dir, name };
 		let st;
 		try {
-			st = lstatSync(here);
+			st = lstatSync(inDir(dir, name));
 		} catch (e) {
-			return last ? { path: here, dir, name: Buffer.from(name) } : { status: fsStatus(e) };   // the open reports a missing file
+			return last ? { dir, name } : { status: fsStatus(e) };   // the caller reports a missing file
 		}
 		if (st.isSymbolicLink()) {
 			if (++links > LINKS_MAX) return { status: 7 };
-			const target = readlinkSync(here, { encoding: 'buffer' });
-			if (target.length === 0 || target[0] === 0x2f) return { status: 7 };
+			const target = readlinkSync(inDir(dir, name), { encoding: 'buffer' });
+			const tail = rest.length - at;
+			if (target.length === 0 || target.length > PATH_MAX || target[0] === 0x2f || target.length + tail > 2 * PATH_MAX + 2) return { status: 7 };
 			rest = Buffer.concat([target, rest.subarray(at)]);
 			at = 0;
 			continue;
 		}
-		// a read's file is a regular file, refused unopened otherwise (7): opening a
-		// FIFO, even non-blocking, releases a writer blocked on it, and opening a
-		// device can act on it (src/rt/fs.c checks with fstatat before its open)
-		if (last) return st.isFile() ? { path: here, dir, name: Buffer.from(name) } : { status: 7 };
-		if (!st.isDirectory()) return { status: 7 };
-		dir.push(Buffer.from(name));
+		if (last) return { dir, name };
+		if (!st.isDirectory() || dirLength(dir) + 1 + name.length > PATH_MAX) return { status: 7 };
+		enterDir(dir, name);
 	}
 }
-function readFile(pathBytes) {
+// resolveIn from the root; a status closes what it opened, a throw is its status.
+function resolve(pathBytes, followLast) {
+	const dir = { fd: -1, parts: [] };
+	let r;
 	try {
-		const r = resolve(pathBytes);
-		if (r.status) return r;
-		const fd = openSync(r.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-		try {
-			if (!fstatSync(fd).isFile()) return { status: 7 };
-			const buf = Buffer.alloc(FILE_MAX + 1);
-			let n = 0;
-			for (;;) {
-				const got = readSync(fd, buf, n, FILE_MAX + 1 - n, null);
-				if (got === 0) break;
-				n += got;
-				if (n > FILE_MAX) return { status: 4 };
-			}
-			return { data: new Uint8Array(buf.subarray(0, n)) };
-		} finally {
-			closeSync(fd);
+		r = resolveIn(pathBytes, followLast, dir);
+	} catch (e) {
+		r = { status: fsStatus(e) };
+	}
+	if (r.status) closeDir(dir);
+	return r;
+}
+function readFile(pathBytes) {
+	const r = resolve(pathBytes, true);
+	if (r.status) return r;
+	let fd = -1;
+	try {
+		// the type is read before anything is opened: opening a FIFO, even
+		// non-blocking, releases a writer blocked on it, and opening a device can act on it
+		const where = inDir(r.dir, r.name);
+		const ls = lstatSync(where, { bigint: true });
+		if (!ls.isFile()) return { status: 7 };
+		fd = openSync(where, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+		const fs = fstatSync(fd, { bigint: true });
+		if (!fs.isFile() || fs.dev !== ls.dev || fs.ino !== ls.ino) return { status: 7 };   // swapped since
+		const buf = Buffer.alloc(FILE_MAX + 1);
+		let n = 0;
+		for (;;) {
+			const got = readSync(fd, buf, n, FILE_MAX + 1 - n, null);
+			if (got === 0) break;
+			n += got;
+			if (n > FILE_MAX) return { status: 4 };
 		}
+		return { data: new Uint8Array(buf.subarray(0, n)) };
 	} catch (e) {
 		return { status: fsStatus(e) };
+	} finally {
+		if (fd >= 0) closeSync(fd);
+		closeDir(r.dir);
 	}
 }
 
 // file_write_new / file_write_atomic below the working directory, as src/rt/fs.c's
 // rt_fs_write: the parent resolved as for a read (the last component never followed),
-// which must lie below the write root (6; a link inside it leading elsewhere too);
-// a new file is created exclusively (an existing path, a dangling link included, is
-// 3); an atomic write fills a fresh sibling `.spx-write-<pid>-<n>.tmp`, fsyncs it and
-// renames it over the target, which must be a regular file or absent (7).  A failed
-// write removes what it created.  Returns 0 or the filesystem.v1 code.
+// which must lie below the write root (6; a link inside it leading elsewhere too;
+// checked on the link-free path of the directory held open, which is where the file
+// is made); a new file is created exclusively (an existing path, a dangling link
+// included, is 3); an atomic write fills a fresh sibling `.spx-write-<pid>-<n>.tmp`,
+// fsyncs it and renames it over the target, which must be a regular file or absent
+// (7: a link is replaced, never written through; so is a hard link's entry).  A
+// failed write removes what it created.  Returns 0 or the filesystem.v1 code.
 let serial = 0;
 function writeFile(pathBytes, data, atomic, root) {
 	const r = resolve(pathBytes, false);
 	if (r.status) return r.status;
+	try {
+		return writeIn(r.dir, r.name, data, atomic, root);
+	} finally {
+		closeDir(r.dir);
+	}
+}
+function writeIn(dir, name, data, atomic, root) {
 	if (root) {   // the write root's bytes (rootValid: components without `.`, `..` or empty ones)
 		const want = [];
 		for (let s = 0, i = 0; i <= root.length; i++)
@@ -192,16 +272,19 @@ function writeFile(pathBytes, data, atomic, root) {
 				want.push(Buffer.from(root.subarray(s, i)));
 				s = i + 1;
 			}
-		if (r.dir.length < want.length || !want.every((c, i) => c.equals(r.dir[i]))) return 6;
+		if (dir.parts.length < want.length || !want.every((c, i) => c.equals(dir.parts[i]))) return 6;
 	}
-	let target = r.path;
+	const dest = inDir(dir, name);
+	let target = dest;
 	if (atomic) {
+		let ls = null;
 		try {
-			if (!lstatSync(r.path).isFile()) return 7;
-		} catch (e) {
-			if (e.code !== 'ENOENT') return fsStatus(e);
+			ls = lstatSync(dest);
+		} catch {
+			// absent (the rename makes it), or the rename reports it
 		}
-		target = joined(r.dir, Buffer.from(`.spx-write-${process.pid}-${++serial}.tmp`));
+		if (ls && !ls.isFile()) return 7;
+		target = inDir(dir, Buffer.from(`.spx-write-${process.pid}-${++serial}.tmp`));
 	}
 	let fd;
 	try {
@@ -223,7 +306,7 @@ function writeFile(pathBytes, data, atomic, root) {
 	}
 	if (!st && atomic) {
 		try {
-			renameSync(target, r.path);
+			renameSync(target, dest);
 		} catch (e) {
 			st = e.code === 'EISDIR' ? 7 : fsStatus(e);
 		}
@@ -239,7 +322,8 @@ function writeFile(pathBytes, data, atomic, root) {
 }
 
 // `--allow-write=DIR`: a valid relative path (src/rt/text.c's rule) whose every
-// component is a directory reached without a symbolic link (rt_fs_root_valid).
+// component is a directory reached without a symbolic link (rt_fs_root_valid:
+// each opened with O_NOFOLLOW, as a write's walk enters them).
 function rootValid(raw) {
 	const dir = Buffer.from(raw);
 	const parts = [];
@@ -250,15 +334,13 @@ function rootValid(raw) {
 		}
 	const bad = (c) => c.length === 0 || (c.length === 1 && c[0] === 0x2e) || (c.length === 2 && c[0] === 0x2e && c[1] === 0x2e) ||
 		c.some((b) => b === 0 || b === 0x5c || b === 0x3a);
-	if (dir.length === 0 || dir.length > 4096 || parts.some(bad)) return false;
-	for (let i = 1; i <= parts.length; i++) {
-		try {
-			if (!lstatSync(joined(parts.slice(0, i - 1), parts[i - 1])).isDirectory()) return false;
-		} catch {
-			return false;
-		}
+	if (dir.length === 0 || dir.length > PATH_MAX || parts.some(bad)) return false;
+	try {
+		closeDir(openDirs(parts));
+		return true;
+	} catch {
+		return false;
 	}
-	return true;
 }
 
 // Why a refused `--allow-write=DIR` breaks the rule when that is plain, as
