@@ -213,6 +213,10 @@ occ_build(Own *O)
 const struct OwnOcc *
 sema_own_occ_range(const struct OwnOcc *items, int len, const char *name, int *n)
 {
+	if (len == 0) {   /* an empty index may be NULL: NULL + 0 is undefined */
+		*n = 0;
+		return items;
+	}
 	int lo = 0, hi = len;
 	while (lo < hi) {   /* the first entry not below name */
 		int mid = lo + (hi - lo) / 2;
