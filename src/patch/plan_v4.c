@@ -369,8 +369,18 @@ plan_expr(Planner *P)
 	uint32_t index;
 	unsigned long rk = 0;
 	int region = region_of(w->s, base, sizeof base, &rk);
-	if (region < 0 || !patch_parse_expression_id(base, fid, sizeof fid, &index))
+	if (region < 0 || !patch_parse_expression_id(base, fid, sizeof fid, &index)) {
+		/* a miscounted <len>: the count to write */
+		const char *id = strncmp(w->s, "declaration:", 12) == 0 ? strchr(w->s + 12, ':') : NULL;
+		const char *ex = id ? strstr(id + 1, ":expression:") : NULL;
+		char help[600];
+		if (ex && ex - id - 1 > 0 && ex - id - 1 < 400 && (size_t)strtoul(w->s + 12, NULL, 10) != (size_t)(ex - id - 1)) {
+			snprintf(help, sizeof help, "<len> is the function id's byte length: write `declaration:%d:%.*s:expression:…`",
+			    (int)(ex - id - 1), (int)(ex - id - 1), id + 1);
+			return stale_help(P, w, "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`", help);
+		}
 		return stale(P, w, "%s", "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`");
+	}
 	const HirFunc *hf = patch_hir_fn(P->H, fid);
 	if (!hf) {
 		SymId s = sema_strmap_get(&P->S->ids, fid);
@@ -384,9 +394,13 @@ plan_expr(Planner *P)
 	}
 	const HirExpr *x = patch_hir_expr(hf, index);
 	if (!x) {
+		/* a closure's expressions are printed inside its function's body */
+		char owner[400];
+		const char *cl = strstr(fid, ":closure:");
+		snprintf(owner, sizeof owner, "%.*s", cl ? (int)(cl - fid) : (int)strlen(fid), fid);
 		char help[1100];
-		snprintf(help, sizeof help, "`%.400s` numbers its expressions 0 to %u: `semaprax context <file> %.400s` prints its body, each "
-		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, fid);
+		snprintf(help, sizeof help, "`%.400s` numbers its expressions 0 to %u: `semaprax context <file> %.390s` prints %s, each "
+		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, owner, cl ? "the closure in its body" : "its body");
 		return stale_help(P, w, "the function has no expression with this index", help);
 	}
 	P->want_start = x->span.start;
