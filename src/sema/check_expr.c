@@ -621,6 +621,20 @@ sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want)
 	return true;
 }
 
+/* Does t spell the error type inside (`Vec<{error}>` after an unknown element
+ * type)?  Its mismatches were reported where the type was written. */
+static bool
+mentions_err(const Sema *S, TypeId t)
+{
+	if (t == T_ERR)
+		return true;
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	for (int i = 0; i < ti->nargs; i++)
+		if (mentions_err(S, ti->args[i]))
+			return true;
+	return false;
+}
+
 /*
  * Checks arguments left to right against params (T205), after arity (T204);
  * ps (NULL for builtins and callable bindings) gives the callee's parameter
@@ -634,6 +648,8 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 	for (int i = 0; i < nargs; i++) {
 		TypeId a = sema_check_expr(C, args[i]);
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
+			continue;
+		if (!sema_type_accepts(S, params[i], a) && (mentions_err(S, params[i]) || mentions_err(S, a)))
 			continue;
 		if (sema_type_accepts(S, params[i], a)) {
 			bool lent = ps && (ps[i].mode == MODE_BORROW || ps[i].mode == MODE_SHARED);

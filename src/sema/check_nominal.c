@@ -373,7 +373,17 @@ sema_check_variant_lit(FnCtx *C, const Expr *e)
 	}
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
-		diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
+		int near = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_near_case(S, sym, cname) : -1;
+		if (near >= 0) {
+			/* a misspelt case: the fix writes the declared one */
+			const char *want = sema_sym(S, sym)->nom->cases[near].name;
+			Span cs = e->u.variant.case_name.span;
+			diag_set_help(d, "did you mean `%s::%s`?", tname, want);
+			if (cs.end - cs.start == strlen(cname))
+				diag_add_fix(d, cs.start, cs.end, want);
+		} else {
+			diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
+		}
 		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
 		return T_ERR;
 	}

@@ -306,7 +306,16 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 	int ci = strcmp(tname, v->name) == 0 ? sema_case_index(S, vs, cname) : -1;
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_M103, p->span, "pattern `%s::%s` is incompatible with the match scrutinee", tname, cname);
-		case_list_help(d, v);
+		int near = strcmp(tname, v->name) == 0 ? sema_near_case(S, vs, cname) : -1;
+		if (near >= 0) {
+			/* a misspelt case of the scrutinee's variant: the fix writes it */
+			Span cs = p->u.case_.case_name.span;
+			diag_set_help(d, "did you mean `%s::%s`?", v->name, v->nom->cases[near].name);
+			if (cs.end - cs.start == strlen(cname))
+				diag_add_fix(d, cs.start, cs.end, v->nom->cases[near].name);
+		} else {
+			case_list_help(d, v);
+		}
 		return -1;
 	}
 	if (bind_fields) {
@@ -442,6 +451,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 	bool *covered = spx_xcalloc((size_t)(v->nom->ncases ? v->nom->ncases : 1), 1);
 	int ncovered = 0;   /* cases with covered[c] set */
 	bool wildcard = false;
+	int or_refused = -1;   /* a case named in an or-pattern refused with M105 (its M101 says so) */
 	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
@@ -497,7 +507,10 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				if (v->nom->cases[ci].nfields || alt->u.case_.nfields) {
 					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` must be a payload-free case without bindings",
 					    alt->u.case_.type.s, alt->u.case_.case_name.s);
-					diag_set_help(d, "match a case that carries a payload in an arm of its own");
+					diag_set_help(d, "give `%s::%s { … }` an arm of its own: `|` joins only cases without a payload (`A {} | B {} => …`)",
+					    alt->u.case_.type.s, alt->u.case_.case_name.s);
+					if (or_refused < 0)
+						or_refused = ci;
 					continue;
 				}
 				bool again = false;   /* `A {} | A {}` in a guarded arm */
@@ -564,7 +577,11 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				continue;
 			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", v->name, v->nom->cases[c].name,
 			    v->nom->cases[c].nfields ? "{ .. }" : "{}");
-			diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", v->name, v->nom->cases[c].name, v->nom->cases[c].nfields ? "{ … }" : "{}");
+			if (c == or_refused)   /* named only in the refused or-pattern (the M105 above) */
+				diag_set_help(d, "`%s::%s` counts only in an arm of its own (the or-pattern naming it is refused above): add `%s::%s { … } => …,` or a final `_ => …,`",
+				    v->name, v->nom->cases[c].name, v->name, v->nom->cases[c].name);
+			else
+				diag_set_help(d, "add an arm `%s::%s %s => …,` or a final `_ => …,`", v->name, v->nom->cases[c].name, v->nom->cases[c].nfields ? "{ … }" : "{}");
 			break;
 		}
 	}

@@ -331,6 +331,68 @@ short_spelling(const char *const *names, int n, const char *e)
 	return -1;
 }
 
+/* The fix adding the effects es[0..n) to the module's `permit` line (one
+ * below the `module` line and its `use` lines when there is none).  An
+ * effect is offered once per module (S->permit_fixed), so fixes applied
+ * together never write it twice. */
+static void
+permit_fix(Sema *S, Diag *d, const char *const *es, int n)
+{
+	const Module *m = S->m;
+	if (!m || (m->permit.present && m->permit.nnames == 0))
+		return;
+	Buf b = {0};
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		bool seen = strchr(es[i], ',') != NULL || S->npermit_fixed == SEMA_PERMIT_FIXED;
+		for (int j = 0; j < S->npermit_fixed && !seen; j++)
+			seen = strcmp(S->permit_fixed[j], es[i]) == 0;
+		if (seen)
+			continue;
+		S->permit_fixed[S->npermit_fixed++] = es[i];
+		buf_printf(&b, "%s%s", k++ || m->permit.present ? ", " : "", es[i]);
+	}
+	if (k && m->permit.present) {
+		uint32_t at = m->permit.names[m->permit.nnames - 1].span.end;
+		diag_add_fix(d, at, at, b.data);
+	} else if (k) {
+		uint32_t at = m->nuses ? m->uses[m->nuses - 1].span.end : m->module_span.end;
+		Buf t = {0};
+		buf_printf(&t, "\n\npermit { %s }", b.data);
+		diag_add_fix(d, at, at, t.data);
+		buf_free(&t);
+	}
+	buf_free(&b);
+}
+
+/* The fix adding the effects es[0..n) to f's `uses` line, or writing one
+ * below its signature, indented one level past the `fn`. */
+static void
+uses_fix(Sema *S, Diag *d, const Sym *f, const char *const *es, int n)
+{
+	const FnDecl *fn = (f->kind == SK_FN || f->kind == SK_METHOD) && !f->origin ? f->fn : NULL;
+	if (!fn || !fn->result || n == 0 || (fn->uses.present && fn->uses.nnames == 0))
+		return;
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i || fn->uses.present ? ", " : "", es[i]);
+	if (fn->uses.present) {
+		uint32_t at = fn->uses.names[fn->uses.nnames - 1].span.end;
+		diag_add_fix(d, at, at, b.data);
+	} else {
+		uint32_t line = fn->header.start, indent;
+		while (line > 0 && S->src[line - 1] != '\n')
+			line--;
+		for (indent = line; S->src[indent] == ' ' || S->src[indent] == '\t'; indent++)
+			;
+		Buf t = {0};
+		buf_printf(&t, "\n%.*s    uses { %s }", (int)(indent - line), S->src + line, b.data);
+		diag_add_fix(d, fn->result->span.end, fn->result->span.end, t.data);
+		buf_free(&t);
+	}
+	buf_free(&b);
+}
+
 /*
  * E102's help (the reference gives none): the `uses` line to write — the
  * function's existing one grown by e when it has one — and, when the module
@@ -416,6 +478,7 @@ check_effects(FnCtx *C)
 				buf_free(&b);
 			} else if (S->npermits) {
 				Buf b = {0};
+				permit_fix(S, d, (const char *const *)&f->effects[i], 1);
 				buf_printf(&b, "add `%s` to the module's `permit` line: `permit ", f->effects[i]);
 				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i], -1);
 				buf_putc(&b, '`');
@@ -423,9 +486,15 @@ check_effects(FnCtx *C)
 				buf_free(&b);
 			} else {
 				diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
+				permit_fix(S, d, (const char *const *)&f->effects[i], 1);
 			}
 		}
 	}
+	/* the effects the calls miss (plain names, not a short spelling of one
+	 * `uses` names): the first E102 carries one fix adding them all */
+	const char *missing[16];
+	int nmissing = 0;
+	int first = -1;   /* the first E102's index (the vector grows: no pointer) */
 	for (int i = 0; i < C->calls.len; i++) {
 		const CallSite *cs = &C->calls.items[i];
 		const char *single[1];
@@ -444,7 +513,25 @@ check_effects(FnCtx *C)
 				continue;
 			Diag *d = sema_error(S, DIAG_E102, cs->span, "call to `%s` requires effect `%s`; add it to `%s`", cs->name, need[j], f->name);
 			effect_help(S, d, f, need[j]);
+			if (first < 0 && d)
+				first = S->diags->items.len - 1;
+			bool seen = strchr(need[j], ',') != NULL || short_spelling(f->effects, f->neffects, need[j]) >= 0 || nmissing == (int)countof(missing);
+			for (int k = 0; k < nmissing && !seen; k++)
+				seen = strcmp(missing[k], need[j]) == 0;
+			if (!seen)
+				missing[nmissing++] = need[j];
 		}
+	}
+	if (first >= 0 && nmissing) {
+		Diag *d = &S->diags->items.items[first];
+		uses_fix(S, d, f, missing, nmissing);
+		const char *unpermitted[16];
+		int nun = 0;
+		for (int k = 0; k < nmissing; k++)
+			if (!effect_permitted(S, missing[k]) && short_spelling((const char *const *)S->permits, S->npermits, missing[k]) < 0)
+				unpermitted[nun++] = missing[k];
+		if (nun)
+			permit_fix(S, d, unpermitted, nun);
 	}
 }
 
