@@ -443,6 +443,51 @@ guard_scan(void *ctx, const Expr *e)
 		g->bad = e;
 }
 
+/* The first field read of a record binding in a guard (`value.qty`), for
+ * T254's help: the record is destructured in the pattern instead. */
+typedef struct GuardField {
+	FnCtx *C;
+	const Expr *field;
+	SymId record;
+} GuardField;
+
+static void
+guard_field_scan(void *ctx, const Expr *e)
+{
+	GuardField *g = ctx;
+	if (g->field || e->kind != EXPR_FIELD || e->u.field.base->kind != EXPR_NAME)
+		return;
+	const Local *l = sema_local_find(g->C, e->u.field.base->u.name.s);
+	const TypeInfo *ti = l ? sema_type_info(&g->C->S->types, l->type) : NULL;
+	if (ti && ti->kind == TY_NOMINAL && sema_sym(g->C->S, (SymId)ti->decl)->kind == SK_RECORD) {
+		g->field = e;
+		g->record = (SymId)ti->decl;
+	}
+}
+
+/* T254's help for a guard outside a loop that is not operator-only. */
+static void
+guard_shape_help(FnCtx *C, Diag *d, const Expr *guard)
+{
+	GuardField g = { C, NULL, -1 };
+	sema_walk_expr(guard, guard_field_scan, &g);
+	if (!g.field) {
+		diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+		return;
+	}
+	/* `Item { qty, price: _ }`: the field read, the others ignored */
+	const Sym *r = sema_sym(C->S, g.record);
+	const char *want = g.field->u.field.name.s, *base = g.field->u.field.base->u.name.s;
+	Buf b = {0};
+	buf_printf(&b, "%s {", r->name);
+	for (int i = 0; i < r->nom->nfields; i++)
+		buf_printf(&b, "%s %s%s", i ? "," : "", r->nom->fields[i].name, strcmp(r->nom->fields[i].name, want) == 0 ? "" : ": _");
+	buf_puts(&b, " }");
+	diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only, not a field such as `%s.%s`: destructure the record in the pattern, `%s` in place of the binding `%s`, and test `%s` in the guard (or compute the value before the `match`)",
+	    base, want, b.data, base, want);
+	buf_free(&b);
+}
+
 static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
@@ -542,7 +587,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			/* the reference's guarded_copy_variants (`unsupported`): outside a
 			 * loop body a variant guard keeps the operator-only shape */
 			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
-			diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+			guard_shape_help(C, d, arm->guard);
 		}
 		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth > 0 &&
 		    e->u.match.scrutinee->kind == EXPR_VARIANT && !guard_shape(C, arm->guard)) {
