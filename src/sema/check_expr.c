@@ -456,9 +456,12 @@ check_binary(FnCtx *C, const Expr *e)
 			else if (suffix && lit)
 				diag_set_help(d, "comparing `%s` with `%s`: integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
 				    sema_type_name(S, lt), sema_type_name(S, rt), (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
-			else
+			else {
 				diag_set_help(d, "comparing `%s` with `%s`; there are no implicit conversions, so compare two values of one type%s",
 				    sema_type_name(S, lt), sema_type_name(S, rt), lt == T_STR || rt == T_STR ? " (copy the `str` view into a `string` with `string_from_str(view)`)" : "");
+				/* two numbers (`byte_len(v) == str_len_bytes(s)`, qa35): the conversion to write */
+				conversion_operand_help(S, d, l, r, lt, rt, lt);
+			}
 		}
 		return T_BOOL;
 	}
