@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL, NULL };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -321,6 +321,10 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			else
 				diag_set_help(d, "`let %s = %s;` moved the value into `%s`, and `%s` has no value from there on: use `%s` instead (a binding of an owned value moves it; only Copy values are copied)",
 				    v->moved_into, v->name, v->moved_into, v->name, v->moved_into);
+		else if (v->moved_by && strcmp(v->moved_by, "vec_into_iter") == 0)
+			/* `for own x in vec_into_iter<T>(v)` consumed it (qa35): not an update */
+			diag_set_help(d, "`vec_into_iter` consumed `%s` (a `for own … in vec_into_iter<T>(%s)` loop takes the vector): read what you need from `%s` before the loop, or walk it borrowed with `for x in %s` and keep it",
+			    v->name, v->name, v->name, v->name);
 		else if (!call_order_help(O, d, v))
 			moved_help(O, d, v->type, v->name);
 		with_base_note(O, d, v);
@@ -403,6 +407,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		return;
 	set_state(O, i, ST_MOVED);
 	v->moved_into = NULL;   /* a plain `let` sets it after this move (own_stmt) */
+	v->moved_by = O->arg_callee;
 }
 
 static void
