@@ -360,6 +360,28 @@ sema_check_record_lit(FnCtx *C, const Expr *e)
 	return t;
 }
 
+int
+sema_near_case(Sema *S, SymId variant, const char *name)
+{
+	const Sym *s = sema_sym(S, variant);
+	size_t n = strlen(name);
+	int best = -1, best_d = 3;
+	bool tie = false;
+	for (int i = 0; i < s->nom->ncases; i++) {
+		int d = spx_edit_distance(name, s->nom->cases[i].name, true);
+		if (d > 2 || (d == 2 && (n < 5 || strlen(s->nom->cases[i].name) < 5)))
+			continue;
+		if (d < best_d) {
+			best = i;
+			best_d = d;
+			tie = false;
+		} else if (d == best_d) {
+			tie = true;
+		}
+	}
+	return tie ? -1 : best;
+}
+
 TypeId
 sema_check_variant_lit(FnCtx *C, const Expr *e)
 {
