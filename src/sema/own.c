@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL, NULL };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL, NULL, 0 };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -339,7 +339,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			    ? "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`string_slice(%s, 0, string_len(%s))`), or pass `string_as_str(%s)` where a `borrow str` is taken"
 			    : "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`bytes_copy(bytes_as_slice(%s))`), or pass `bytes_as_slice(%s)` where a `borrow Slice<u8>` is taken%.0s",
 			    v->name, v->name, v->name, v->name);
-		else if (!res && O->loops.len && i < O->loops.items[O->loops.len - 1].mark) {
+		else if (!res && O->loops.len && i < O->loops.items[O->loops.len - 1].mark && v->moved_at >= O->loops.items[O->loops.len - 1].start) {
 			/* any other owned value declared before the loop (qa35): the
 			 * next iteration finds it moved, and only a renewal keeps it */
 			const TypeInfo *ti = sema_type_info(&S->types, v->type);
@@ -408,6 +408,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	set_state(O, i, ST_MOVED);
 	v->moved_into = NULL;   /* a plain `let` sets it after this move (own_stmt) */
 	v->moved_by = O->arg_callee;
+	v->moved_at = e->span.start;
 }
 
 static void
@@ -468,7 +469,7 @@ own_field(Own *O, const Expr *e, bool move)
 				Diag *d = sema_error(O->S, DIAG_O110, e->span, "place `%s.%s` may have been moved on another control-flow path", ov->name, e->u.field.name.s);
 				if (ov->refused)   /* the field left moved by a refused renewal of its record */
 					refused_help(O, d, ov, "may be");
-				else if (O->loops.len && i < O->loops.items[O->loops.len - 1].mark)
+				else if (O->loops.len && i < O->loops.items[O->loops.len - 1].mark && ov->moved_at >= O->loops.items[O->loops.len - 1].start)
 					diag_set_help(d, "`%s`, declared before the loop, may have `%s` moved out by an earlier iteration or a branch: renew `%s` each iteration, `%s = step(%s, …);`, through an effect-free, non-generic function whose one `own` parameter receives it",
 					    ov->name, e->u.field.name.s, ov->name, ov->name, ov->name);
 				else
@@ -528,6 +529,7 @@ own_field(Own *O, const Expr *e, bool move)
 				if (k >= 0 && k < FIELD_BITS)
 					next = (OwnSt)((next & ~MAY(k)) | DEF(k));
 				set_state(O, i, next);
+				v->moved_at = e->span.start;
 			}
 		}
 		return;
