@@ -162,10 +162,6 @@ struct Sema {
 	const char *module_name;
 	const char **permits;  /* module permit set, source order */
 	int npermits;
-	/* the effects an E101/E102 fix already adds to the `permit` line (sema.c) */
-#define SEMA_PERMIT_FIXED 16
-	const char *permit_fixed[SEMA_PERMIT_FIXED];
-	int npermit_fixed;
 	SymId sym_option, sym_result, sym_iterstep;
 	SymId sym_fn_mut;      /* the `FnMutI64(i64) -> i64` carrier record (closure_mut.c), or -1 */
 	/* generic instances used with non-scalar arguments (checked after all

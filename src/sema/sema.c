@@ -331,40 +331,6 @@ short_spelling(const char *const *names, int n, const char *e)
 	return -1;
 }
 
-/* The fix adding the effects es[0..n) to the module's `permit` line (one
- * below the `module` line and its `use` lines when there is none).  An
- * effect is offered once per module (S->permit_fixed), so fixes applied
- * together never write it twice. */
-static void
-permit_fix(Sema *S, Diag *d, const char *const *es, int n)
-{
-	const Module *m = S->m;
-	if (!m || (m->permit.present && m->permit.nnames == 0))
-		return;
-	Buf b = {0};
-	int k = 0;
-	for (int i = 0; i < n; i++) {
-		bool seen = strchr(es[i], ',') != NULL || S->npermit_fixed == SEMA_PERMIT_FIXED;
-		for (int j = 0; j < S->npermit_fixed && !seen; j++)
-			seen = strcmp(S->permit_fixed[j], es[i]) == 0;
-		if (seen)
-			continue;
-		S->permit_fixed[S->npermit_fixed++] = es[i];
-		buf_printf(&b, "%s%s", k++ || m->permit.present ? ", " : "", es[i]);
-	}
-	if (k && m->permit.present) {
-		uint32_t at = m->permit.names[m->permit.nnames - 1].span.end;
-		diag_add_fix(d, at, at, b.data);
-	} else if (k) {
-		uint32_t at = m->nuses ? m->uses[m->nuses - 1].span.end : m->module_span.end;
-		Buf t = {0};
-		buf_printf(&t, "\n\npermit { %s }", b.data);
-		diag_add_fix(d, at, at, t.data);
-		buf_free(&t);
-	}
-	buf_free(&b);
-}
-
 /* The fix adding the effects es[0..n) to f's `uses` line, or writing one
  * below its signature, indented one level past the `fn`. */
 static void
@@ -478,7 +444,6 @@ check_effects(FnCtx *C)
 				buf_free(&b);
 			} else if (S->npermits) {
 				Buf b = {0};
-				permit_fix(S, d, (const char *const *)&f->effects[i], 1);
 				buf_printf(&b, "add `%s` to the module's `permit` line: `permit ", f->effects[i]);
 				effect_set_plus(&b, (const char *const *)S->permits, S->npermits, f->effects[i], -1);
 				buf_putc(&b, '`');
@@ -486,12 +451,11 @@ check_effects(FnCtx *C)
 				buf_free(&b);
 			} else {
 				diag_set_help(d, "add `permit { %s }` at module level, below the `module` line", f->effects[i]);
-				permit_fix(S, d, (const char *const *)&f->effects[i], 1);
 			}
 		}
 	}
-	/* the effects the calls miss (plain names, not a short spelling of one
-	 * `uses` names): the first E102 carries one fix adding them all */
+	/* the permitted effects the calls miss (plain names, not a short spelling
+	 * of one `uses` names): the first E102 carries one fix adding them all */
 	const char *missing[16];
 	int nmissing = 0;
 	int first = -1;   /* the first E102's index (the vector grows: no pointer) */
@@ -515,7 +479,10 @@ check_effects(FnCtx *C)
 			effect_help(S, d, f, need[j]);
 			if (first < 0 && d)
 				first = S->diags->items.len - 1;
-			bool seen = strchr(need[j], ',') != NULL || short_spelling(f->effects, f->neffects, need[j]) >= 0 || nmissing == (int)countof(missing);
+			/* an effect the module does not permit gets no fix (applying it
+			 * would leave E101, whose `permit` line no fix may write) */
+			bool seen = strchr(need[j], ',') != NULL || short_spelling(f->effects, f->neffects, need[j]) >= 0 ||
+			    !effect_permitted(S, need[j]) || nmissing == (int)countof(missing);
 			for (int k = 0; k < nmissing && !seen; k++)
 				seen = strcmp(missing[k], need[j]) == 0;
 			if (!seen)
@@ -523,15 +490,9 @@ check_effects(FnCtx *C)
 		}
 	}
 	if (first >= 0 && nmissing) {
-		Diag *d = &S->diags->items.items[first];
-		uses_fix(S, d, f, missing, nmissing);
-		const char *unpermitted[16];
-		int nun = 0;
-		for (int k = 0; k < nmissing; k++)
-			if (!effect_permitted(S, missing[k]) && short_spelling((const char *const *)S->permits, S->npermits, missing[k]) < 0)
-				unpermitted[nun++] = missing[k];
-		if (nun)
-			permit_fix(S, d, unpermitted, nun);
+		/* (no fix for the `permit` line: the service re-places a body's
+		 * diagnostics by its declaration's start, and that line lies outside) */
+		uses_fix(S, &S->diags->items.items[first], f, missing, nmissing);
 	}
 }
 
