@@ -600,7 +600,16 @@ lex_char(Lexer *L)
 		if (i < L->len && L->src[i] == '\'') {
 			L->pos = i + 1;
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");
-			diag_set_help(d, "a char holds one character; use a string literal for text");
+			diag_set_help(d, "a char holds one character; use a string literal for text, in double quotes (`\"…\"`)");
+			/* `'hello'` (qa35, single-quoted text): the fix writes the
+			 * double quotes when the text holds neither `"` nor `\` */
+			bool plain = d != NULL;
+			for (size_t k = start + 1; k + 1 < L->pos && plain; k++)
+				plain = L->src[k] != '"' && L->src[k] != '\\';
+			if (plain) {
+				diag_add_fix(d, (uint32_t)start, (uint32_t)start + 1, "\"");
+				diag_add_fix(d, (uint32_t)L->pos - 1, (uint32_t)L->pos, "\"");
+			}
 		} else if (L->pos < L->len) {
 			/* `'x; …`: the reference's P008 (P006 is only for the end of the input) */
 			Diag *d = lex_error(L, DIAG_P008, start, L->pos, "char literal requires exactly one Unicode scalar value");

@@ -133,10 +133,18 @@ parse_decorate_expected(Parser *p, Diag *d)
 		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
 	else if (parse_tok_is_word(p, t, "as"))
 		diag_set_help(d, "there are no casts; convert with the compiler-owned functions, such as `i64_from_f64(x)`, `f64_from_i64(n)` or `usize_from_i64(n)`, or suffix literals to match the type, such as `5i32` or `5usize`");
-	else if (parse_tok_is_word(p, t, "and"))
-		diag_set_help(d, "logical and is `&&`");
-	else if (parse_tok_is_word(p, t, "or"))
-		diag_set_help(d, "logical or is `||`");
+	else if (parse_tok_is_word(p, t, "and") || parse_tok_is_word(p, t, "or")) {
+		bool and = parse_tok_is_word(p, t, "and");
+		diag_set_help(d, and ? "logical and is `&&`" : "logical or is `||`");
+		diag_add_fix(d, t->span.start, t->span.end, and ? "&&" : "||");   /* qa35 */
+	} else if (parse_tok_is_word(p, prev, "not") && t->kind != TOK_LBRACE && p->pos > 1 && p->toks[p->pos - 2].span.end < prev->span.start) {
+		/* `if not done {` (Python): the word was read as a name (qa35) */
+		diag_set_help(d, "logical not is `!`: write `!%.*s`", (int)(t->span.end - t->span.start), p->src + t->span.start);
+		diag_add_fix(d, prev->span.start, t->span.start, "!");
+	} else if ((parse_tok_is_word(p, prev, "const") || parse_tok_is_word(p, prev, "static")) && t->kind == TOK_IDENT)
+		/* `const N: i64 = 5;` inside a block (qa35) */
+		diag_set_help(d, "there are no constants: bind the value with `let` (`let %.*s = …;`), or declare a function that returns it (`fn %.*s() -> i64 { … }`) at module level",
+		    (int)(t->span.end - t->span.start), p->src + t->span.start, (int)(t->span.end - t->span.start), p->src + t->span.start);
 	else if (p->pos > 1 && p->toks[p->pos - 2].kind == TOK_ARROW &&
 		 (parse_tok_is_word(p, prev, "borrow") || parse_tok_is_word(p, prev, "own") || parse_tok_is_word(p, prev, "shared")))
 		/* `-> borrow T`: the mode word was read as the result type */

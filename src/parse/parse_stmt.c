@@ -51,12 +51,33 @@ p203_help(BlockCtx ctx, bool after_if, bool arm)
 		return "a statement `if` yields no value, so the enclosing block still ends with a final expression after it; to make the `if` the value, end every branch with a value and add an `else` branch";
 	switch (ctx) {
 	case BLK_FN: return "a function's value is its final expression; there is no `return`";
-	case BLK_WHILE: return "end the `while` body with a final expression, such as the loop condition repeated; its value is discarded because the condition controls repetition";
+	case BLK_WHILE: return "end the `while` body with a final expression, such as the loop condition repeated or `0` (`semaprax fix` writes `0`); its value is discarded because the condition controls repetition";
 	case BLK_FOR: return "end the `for` body with a final expression, such as `0`; its value is discarded";
 	case BLK_IF_VALUE: return "`if` is an expression: end each branch with its value, for example the binding the branch assigned";
 	case BLK_UNSAFE: return "end the `unsafe` block with a final Copy value, such as `0`; it is discarded";
 	default: return "a block's value is its final expression; end the block with one";
 	}
+}
+
+/* P203's fix in a `while`/`for` body: a line `0` before a `}` that stands
+ * first on its line, indented one level past it; else `0 ` before it. */
+static void
+loop_tail_fix(Parser *p, Diag *d, const Token *close)
+{
+	uint32_t at = close->span.start, line = at;
+	while (line > 0 && p->src[line - 1] != '\n')
+		line--;
+	bool first = true;
+	for (uint32_t i = line; i < at && first; i++)
+		first = p->src[i] == ' ' || p->src[i] == '\t';
+	if (!first) {
+		diag_add_fix(d, at, at, "0 ");
+		return;
+	}
+	Buf b = {0};
+	buf_printf(&b, "%.*s    0\n", (int)(at - line), p->src + line);
+	diag_add_fix(d, line, line, b.data);
+	buf_free(&b);
 }
 
 /*
@@ -1204,6 +1225,9 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 			/* a block right after `=>` is a match arm's value */
 			bool arm = ctx == BLK_EXPR && open > p->toks && open[-1].kind == TOK_FATARROW;
 			diag_set_help(d, "%s", p203_help(ctx, last_was_if, arm));
+			if (d && (ctx == BLK_WHILE || ctx == BLK_FOR))
+				/* a loop body's discarded value: the fix writes `0` (qa35) */
+				loop_tail_fix(p, d, close);
 		}
 		parse_advance(p);
 	}

@@ -456,9 +456,12 @@ check_binary(FnCtx *C, const Expr *e)
 			else if (suffix && lit)
 				diag_set_help(d, "comparing `%s` with `%s`: integer literals are `i64` unless suffixed; write `%.*s%s` to match the `%s` operand",
 				    sema_type_name(S, lt), sema_type_name(S, rt), (int)(lit->span.end - lit->span.start), S->src + lit->span.start, suffix, suffix);
-			else
+			else {
 				diag_set_help(d, "comparing `%s` with `%s`; there are no implicit conversions, so compare two values of one type%s",
 				    sema_type_name(S, lt), sema_type_name(S, rt), lt == T_STR || rt == T_STR ? " (copy the `str` view into a `string` with `string_from_str(view)`)" : "");
+				/* two numbers (`byte_len(v) == str_len_bytes(s)`, qa35): the conversion to write */
+				conversion_operand_help(S, d, l, r, lt, rt, lt);
+			}
 		}
 		return T_BOOL;
 	}
@@ -621,6 +624,37 @@ sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want)
 	return true;
 }
 
+/* The fix wrapping an argument in conversion calls: `open` before it (one
+ * or more `name(`), as many `)` after it. */
+static void
+wrap_fix(Diag *d, const Expr *arg, const char *open)
+{
+	char close[8];
+	int n = 0;
+	for (const char *c = open; *c && n < 7; c++)
+		if (*c == '(')
+			close[n++] = ')';
+	close[n] = '\0';
+	if (!d || arg->span.end <= arg->span.start)
+		return;
+	diag_add_fix(d, arg->span.start, arg->span.start, open);
+	diag_add_fix(d, arg->span.end, arg->span.end, close);
+}
+
+/* Does t spell the error type inside (`Vec<{error}>` after an unknown element
+ * type)?  Its mismatches were reported where the type was written. */
+static bool
+mentions_err(const Sema *S, TypeId t)
+{
+	if (t == T_ERR)
+		return true;
+	const TypeInfo *ti = sema_type_info(&S->types, t);
+	for (int i = 0; i < ti->nargs; i++)
+		if (mentions_err(S, ti->args[i]))
+			return true;
+	return false;
+}
+
 /*
  * Checks arguments left to right against params (T205), after arity (T204);
  * ps (NULL for builtins and callable bindings) gives the callee's parameter
@@ -634,6 +668,8 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 	for (int i = 0; i < nargs; i++) {
 		TypeId a = sema_check_expr(C, args[i]);
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
+			continue;
+		if (!sema_type_accepts(S, params[i], a) && (mentions_err(S, params[i]) || mentions_err(S, a)))
 			continue;
 		if (sema_type_accepts(S, params[i], a)) {
 			bool lent = ps && (ps[i].mode == MODE_BORROW || ps[i].mode == MODE_SHARED);
@@ -667,19 +703,34 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 			/* the argument's place in the example call: `f(…, string_as_str(text))` */
 			diag_set_help(d, "`%s` takes a `str` view, and a literal is an owned `string`: bind it, `let text = %.*s;`, then lend it: `%s(%sstring_as_str(text)%s)`", fname,
 			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start, fname, base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
-		else if (params[i] == T_STR && a == T_STRING)
+		else if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_NAME) {
+			/* a named string (qa35): the fix lends it */
+			diag_set_help(d, "`%s` takes a `str` view; lend the owned string: `string_as_str(%s)` (the caller keeps it)", fname, args[i]->u.name.s);
+			wrap_fix(d, args[i], "string_as_str(");
+		} else if (params[i] == T_STR && a == T_STRING)
 			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(%sstring_as_str(binding)%s)`, binding a literal with `let` before that", fname, fname,
 			    base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
-		else if (params[i] == T_SLICE && a == T_STRING)
+		else if (params[i] == T_SLICE && a == T_STRING && args[i]->kind == EXPR_NAME) {
+			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; take both views of the string: `str_as_bytes(string_as_str(%s))`", fname, args[i]->u.name.s);
+			wrap_fix(d, args[i], "str_as_bytes(string_as_str(");
+		} else if (params[i] == T_SLICE && a == T_STRING)
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind the text to a name first (`let text = …;`), then take both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
-		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
+		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES) && args[i]->kind == EXPR_NAME) {
+			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; view the %s as bytes: `%s(%s)`", fname, a == T_STR ? "text" : "buffer",
+			    a == T_STR ? "str_as_bytes" : "bytes_as_slice", args[i]->u.name.s);
+			wrap_fix(d, args[i], a == T_STR ? "str_as_bytes(" : "bytes_as_slice(");
+		} else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
-		else if (params[i] == T_STRING && a == T_STR)
+		else if (params[i] == T_STRING && a == T_STR) {
 			diag_set_help(d, "`%s` takes a `string`; a `str` view has its own functions (`str_len_bytes`, `str_byte_at`, …), or copy it into one with `string_from_str(view)`", fname);
-		else if (params[i] == T_STRING && a == T_I64)
+			wrap_fix(d, args[i], "string_from_str(");
+		} else if (params[i] == T_STRING && a == T_I64) {
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
-		else if (params[i] == T_STRING && a == T_USIZE)
+			wrap_fix(d, args[i], "string_from_i64(");
+		} else if (params[i] == T_STRING && a == T_USIZE) {
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_usize(value)`", fname);
+			wrap_fix(d, args[i], "string_from_usize(");
+		}
 		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i]) &&
 		    !sema_int_literal_fits(args[i], false, params[i]))
 			diag_set_help(d, "the literal is outside `%s`'s range (%s); pass a value within it", sema_type_name(S, params[i]),

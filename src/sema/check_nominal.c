@@ -25,6 +25,28 @@ find_method(Sema *S, SymId cls, const char *name)
 	return -1;
 }
 
+/* The one method name of cls and its ancestors one edit from name (a
+ * transposition too; names of 3 bytes or more), or NULL. */
+static const char *
+near_method(Sema *S, SymId cls, const char *name)
+{
+	const char *best = NULL;
+	if (strlen(name) < 3)
+		return NULL;
+	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->nom->parent) {
+		const SymNominal *n = sema_sym(S, c)->nom;
+		for (int i = 0; i < n->nmethods; i++) {
+			const char *m = sema_sym(S, n->methods[i])->name;
+			if (spx_edit_distance(name, m, true) != 1)
+				continue;
+			if (best && strcmp(best, m) != 0)
+				return NULL;
+			best = m;
+		}
+	}
+	return best;
+}
+
 /* The type arguments of a call of method m of a generic class: the receiver's
  * (recv is `Class<A, …>` itself), copied to out (at most 8); false, reported,
  * when there are none to take. */
@@ -155,7 +177,14 @@ sema_check_method(FnCtx *C, const Expr *e)
 		if (m >= 0)
 			return call_method(C, e, m, sema_sym(S, cls)->name, e->u.method.args, e->u.method.nargs, rt);
 		Diag *d = sema_error(S, DIAG_T203, e->span, "unknown method `%s` on `%s`", mname, sema_sym(S, cls)->name);
-		if (!sema_field_call_help(S, d, e, rt))
+		const char *near = near_method(S, cls, mname);
+		Span ns = e->u.method.name.span;
+		if (near) {
+			/* a misspelt method (qa35): the fix writes the declared one */
+			diag_set_help(d, "did you mean `%s`?", near);
+			if (ns.end - ns.start == strlen(mname))
+				diag_add_fix(d, ns.start, ns.end, near);
+		} else if (!sema_field_call_help(S, d, e, rt))
 			diag_set_help(d, "declare `fn %s(self: %s, …)` in class `%s` or one of its ancestors", mname, sema_sym(S, cls)->name, sema_sym(S, cls)->name);
 	} else if (ti->kind == TY_NOMINAL) {
 		Sym *s = sema_sym(S, (SymId)ti->decl);
@@ -360,6 +389,28 @@ sema_check_record_lit(FnCtx *C, const Expr *e)
 	return t;
 }
 
+int
+sema_near_case(Sema *S, SymId variant, const char *name)
+{
+	const Sym *s = sema_sym(S, variant);
+	size_t n = strlen(name);
+	int best = -1, best_d = 3;
+	bool tie = false;
+	for (int i = 0; i < s->nom->ncases; i++) {
+		int d = spx_edit_distance(name, s->nom->cases[i].name, true);
+		if (d > 2 || (d == 2 && (n < 5 || strlen(s->nom->cases[i].name) < 5)))
+			continue;
+		if (d < best_d) {
+			best = i;
+			best_d = d;
+			tie = false;
+		} else if (d == best_d) {
+			tie = true;
+		}
+	}
+	return tie ? -1 : best;
+}
+
 TypeId
 sema_check_variant_lit(FnCtx *C, const Expr *e)
 {
@@ -373,7 +424,17 @@ sema_check_variant_lit(FnCtx *C, const Expr *e)
 	}
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
-		diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
+		int near = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_near_case(S, sym, cname) : -1;
+		if (near >= 0) {
+			/* a misspelt case: the fix writes the declared one */
+			const char *want = sema_sym(S, sym)->nom->cases[near].name;
+			Span cs = e->u.variant.case_name.span;
+			diag_set_help(d, "did you mean `%s::%s`?", tname, want);
+			if (cs.end - cs.start == strlen(cname))
+				diag_add_fix(d, cs.start, cs.end, want);
+		} else {
+			diag_set_help(d, "declare the case in `variant %s { … }`, or fix the spelling", tname);
+		}
 		check_init_values(C, e->u.variant.inits, e->u.variant.ninits);
 		return T_ERR;
 	}

@@ -83,6 +83,36 @@ static const BuiltinType builtin_types[] = {
 	{ "Map", TY_MAP, 2 }, { "Set", TY_SET, 1 },
 };
 
+/* The one type name one edit from name (a transposition too: `i46`,
+ * `strnig`, `Bytse`), a built-in one or a declared record, variant, class
+ * or resource; NULL when none or two are that near, or name is short. */
+static const char *
+near_type(Sema *S, const char *name)
+{
+	static const char *const more[] = { "Option", "Result" };
+	const char *best = NULL;
+	if (strlen(name) < 3)
+		return NULL;
+	for (size_t i = 0; i < countof(builtin_types) + countof(more); i++) {
+		const char *n = i < countof(builtin_types) ? builtin_types[i].name : more[i - countof(builtin_types)];
+		if (spx_edit_distance(name, n, true) != 1)
+			continue;
+		if (best && strcmp(best, n) != 0)
+			return NULL;
+		best = n;
+	}
+	for (SymId i = 0; i < S->syms.len; i++) {
+		const Sym *y = sema_sym(S, i);
+		if ((y->kind != SK_RECORD && y->kind != SK_VARIANT && y->kind != SK_CLASS && y->kind != SK_RESOURCE) || !y->name ||
+		    spx_edit_distance(name, y->name, true) != 1)
+			continue;
+		if (best && strcmp(best, y->name) != 0)
+			return NULL;
+		best = y->name;
+	}
+	return best;
+}
+
 static TypeId
 arity_error(Sema *S, Span span, const char *name, int want, int got)
 {
@@ -182,9 +212,16 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 	if (sym < 0) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
 		const char *help = unknown_type_help(name);
-		if (help)
+		const char *near = help ? NULL : near_type(S, name);
+		if (help) {
 			diag_set_help(d, "%s", help);
-		else
+		} else if (near) {
+			/* a misspelt type: the fix writes the one it is near */
+			diag_set_help(d, "did you mean `%s`?", near);
+			size_t n = strlen(name);
+			if (t->span.end - t->span.start >= n && memcmp(S->src + t->span.start, name, n) == 0)
+				diag_add_fix(d, t->span.start, t->span.start + (uint32_t)n, near);
+		} else
 			diag_set_help(d, "declare `record %s { … }`, `variant %s { … }` or `class %s { … }` in this module", name, name, name);
 		goto done;
 	}

@@ -307,7 +307,16 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 	int ci = strcmp(tname, v->name) == 0 ? sema_case_index(S, vs, cname) : -1;
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_M103, p->span, "pattern `%s::%s` is incompatible with the match scrutinee", tname, cname);
-		case_list_help(d, v);
+		int near = strcmp(tname, v->name) == 0 ? sema_near_case(S, vs, cname) : -1;
+		if (near >= 0) {
+			/* a misspelt case of the scrutinee's variant: the fix writes it */
+			Span cs = p->u.case_.case_name.span;
+			diag_set_help(d, "did you mean `%s::%s`?", v->name, v->nom->cases[near].name);
+			if (cs.end - cs.start == strlen(cname))
+				diag_add_fix(d, cs.start, cs.end, v->nom->cases[near].name);
+		} else {
+			case_list_help(d, v);
+		}
 		return -1;
 	}
 	if (bind_fields) {
@@ -446,6 +455,51 @@ missing_arm(Buf *b, const Sym *v, int c)
 	buf_puts(b, k->nfields ? " }" : "}");
 }
 
+/* The first field read of a record binding in a guard (`value.qty`), for
+ * T254's help: the record is destructured in the pattern instead. */
+typedef struct GuardField {
+	FnCtx *C;
+	const Expr *field;
+	SymId record;
+} GuardField;
+
+static void
+guard_field_scan(void *ctx, const Expr *e)
+{
+	GuardField *g = ctx;
+	if (g->field || e->kind != EXPR_FIELD || e->u.field.base->kind != EXPR_NAME)
+		return;
+	const Local *l = sema_local_find(g->C, e->u.field.base->u.name.s);
+	const TypeInfo *ti = l ? sema_type_info(&g->C->S->types, l->type) : NULL;
+	if (ti && ti->kind == TY_NOMINAL && sema_sym(g->C->S, (SymId)ti->decl)->kind == SK_RECORD) {
+		g->field = e;
+		g->record = (SymId)ti->decl;
+	}
+}
+
+/* T254's help for a guard outside a loop that is not operator-only. */
+static void
+guard_shape_help(FnCtx *C, Diag *d, const Expr *guard)
+{
+	GuardField g = { C, NULL, -1 };
+	sema_walk_expr(guard, guard_field_scan, &g);
+	if (!g.field) {
+		diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+		return;
+	}
+	/* `Item { qty, price: _ }`: the field read, the others ignored */
+	const Sym *r = sema_sym(C->S, g.record);
+	const char *want = g.field->u.field.name.s, *base = g.field->u.field.base->u.name.s;
+	Buf b = {0};
+	buf_printf(&b, "%s {", r->name);
+	for (int i = 0; i < r->nom->nfields; i++)
+		buf_printf(&b, "%s %s%s", i ? "," : "", r->nom->fields[i].name, strcmp(r->nom->fields[i].name, want) == 0 ? "" : ": _");
+	buf_puts(&b, " }");
+	diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only, not a field such as `%s.%s`: destructure the record in the pattern, `%s` in place of the binding `%s`, and test `%s` in the guard (or compute the value before the `match`)",
+	    base, want, b.data, base, want);
+	buf_free(&b);
+}
+
 static TypeId
 match_variant(FnCtx *C, const Expr *e, TypeId vt)
 {
@@ -454,6 +508,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 	bool *covered = spx_xcalloc((size_t)(v->nom->ncases ? v->nom->ncases : 1), 1);
 	int ncovered = 0;   /* cases with covered[c] set */
 	bool wildcard = false;
+	int or_refused = -1;   /* a case named in an or-pattern refused with M105 (its M101 says so) */
 	ArmResult first = { T_ERR, MODE_NONE };
 	for (int i = 0; i < e->u.match.narms; i++) {
 		const MatchArm *arm = &e->u.match.arms[i];
@@ -509,7 +564,10 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				if (v->nom->cases[ci].nfields || alt->u.case_.nfields) {
 					Diag *d = sema_error(S, DIAG_M105, alt->span, "or-pattern alternative `%s::%s` must be a payload-free case without bindings",
 					    alt->u.case_.type.s, alt->u.case_.case_name.s);
-					diag_set_help(d, "match a case that carries a payload in an arm of its own");
+					diag_set_help(d, "give `%s::%s { … }` an arm of its own: `|` joins only cases without a payload (`A {} | B {} => …`)",
+					    alt->u.case_.type.s, alt->u.case_.case_name.s);
+					if (or_refused < 0)
+						or_refused = ci;
 					continue;
 				}
 				bool again = false;   /* `A {} | A {}` in a guarded arm */
@@ -541,7 +599,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			/* the reference's guarded_copy_variants (`unsupported`): outside a
 			 * loop body a variant guard keeps the operator-only shape */
 			Diag *d = sema_error(S, DIAG_T254, arm->guard->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
-			diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+			guard_shape_help(C, d, arm->guard);
 		}
 		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth > 0 &&
 		    e->u.match.scrutinee->kind == EXPR_VARIANT && !guard_shape(C, arm->guard)) {
@@ -576,6 +634,11 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				continue;
 			Diag *d = sema_error(S, DIAG_M101, e->span, "non-exhaustive match; missing case `%s::%s %s`", v->name, v->nom->cases[c].name,
 			    v->nom->cases[c].nfields ? "{ .. }" : "{}");
+			if (c == or_refused) {   /* named only in the refused or-pattern (the M105 above) */
+				diag_set_help(d, "`%s::%s` counts only in an arm of its own (the or-pattern naming it is refused above): add `%s::%s { … } => …,` or a final `_ => …,`",
+				    v->name, v->nom->cases[c].name, v->name, v->nom->cases[c].name);
+				break;
+			}
 			/* every missing case's arm, its fields bound by name (an agent adds them all at once) */
 			Buf arms = {0};
 			int n = 0;

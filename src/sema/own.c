@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL, NULL, 0 };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -326,6 +326,10 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			else
 				diag_set_help(d, "`let %s = %s;` moved the value into `%s`, and `%s` has no value from there on: use `%s` instead (a binding of an owned value moves it; only Copy values are copied)",
 				    v->moved_into, v->name, v->moved_into, v->name, v->moved_into);
+		else if (v->moved_by && strcmp(v->moved_by, "vec_into_iter") == 0)
+			/* `for own x in vec_into_iter<T>(v)` consumed it (qa35): not an update */
+			diag_set_help(d, "`vec_into_iter` consumed `%s` (a `for own … in vec_into_iter<T>(%s)` loop takes the vector): read what you need from `%s` before the loop, or walk it borrowed with `for x in %s` and keep it",
+			    v->name, v->name, v->name, v->name);
 		else if (!call_order_help(O, d, v))
 			moved_help(O, d, v->type, v->name);
 		with_base_note(O, d, v);
@@ -340,7 +344,17 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			    ? "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`string_slice(%s, 0, string_len(%s))`), or pass `string_as_str(%s)` where a `borrow str` is taken"
 			    : "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`bytes_copy(bytes_as_slice(%s))`), or pass `bytes_as_slice(%s)` where a `borrow Slice<u8>` is taken%.0s",
 			    v->name, v->name, v->name, v->name);
-		else
+		else if (!res && O->loops.len && i < O->loops.items[O->loops.len - 1].mark && v->moved_at >= O->loops.items[O->loops.len - 1].start) {
+			/* any other owned value declared before the loop (qa35): the
+			 * next iteration finds it moved, and only a renewal keeps it */
+			const TypeInfo *ti = sema_type_info(&S->types, v->type);
+			if (ti->kind == TY_NOMINAL && sema_sym(S, (SymId)ti->decl)->kind == SK_RECORD)
+				diag_set_help(d, "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: lend it to a `borrow` parameter, or renew it each iteration, `%s = step(%s, …);`, through an effect-free, non-generic function whose one `own` parameter receives it",
+				    v->name, v->name, v->name);
+			else
+				diag_set_help(d, "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: lend it to a `borrow` parameter, or hold it in a record renewed each iteration, `st = step(st, …);` (an effect-free, non-generic function whose one `own` parameter is the record)",
+				    v->name);
+		} else
 			diag_set_help(d, res ? "move the resource on every path or keep it borrowed" : "move it on every path, or keep it borrowed and move it once after the branches");
 	} else if (ST(st) == ST_PARTIAL && !(st & ALL_PATHS) && sema_own_first_report(O, e)) {
 		Diag *d = sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
@@ -398,6 +412,8 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		return;
 	set_state(O, i, ST_MOVED);
 	v->moved_into = NULL;   /* a plain `let` sets it after this move (own_stmt) */
+	v->moved_by = O->arg_callee;
+	v->moved_at = e->span.start;
 }
 
 static void
@@ -456,7 +472,13 @@ own_field(Own *O, const Expr *e, bool move)
 			bool definite = k >= FIELD_BITS || (k >= 0 && (st & DEF(k)));
 			if (k >= 0 && k < FIELD_BITS && (st & MAY(k)) && sema_own_first_report(O, e)) {
 				Diag *d = sema_error(O->S, DIAG_O110, e->span, "place `%s.%s` may have been moved on another control-flow path", ov->name, e->u.field.name.s);
-				diag_set_help(d, "move it on every path, or keep it borrowed and move it once after the branches");
+				if (ov->refused)   /* the field left moved by a refused renewal of its record */
+					refused_help(O, d, ov, "may be");
+				else if (O->loops.len && i < O->loops.items[O->loops.len - 1].mark && ov->moved_at >= O->loops.items[O->loops.len - 1].start)
+					diag_set_help(d, "`%s`, declared before the loop, may have `%s` moved out by an earlier iteration or a branch: renew `%s` each iteration, `%s = step(%s, …);`, through an effect-free, non-generic function whose one `own` parameter receives it",
+					    ov->name, e->u.field.name.s, ov->name, ov->name, ov->name);
+				else
+					diag_set_help(d, "move it on every path, or keep it borrowed and move it once after the branches");
 				return;
 			}
 			if (definite) {
@@ -512,6 +534,7 @@ own_field(Own *O, const Expr *e, bool move)
 				if (k >= 0 && k < FIELD_BITS)
 					next = (OwnSt)((next & ~MAY(k)) | DEF(k));
 				set_state(O, i, next);
+				v->moved_at = e->span.start;
 			}
 		}
 		return;

@@ -51,6 +51,8 @@ typedef struct OwnVar {
 	uint8_t refused;   /* a refused reassignment (U105) left it moved: 1; 2: in a loop it was declared outside of */
 	bool for_item;     /* a borrowed `for` item (borrowed == 2), not a `match borrow` binding */
 	const char *moved_into;   /* moved by a plain `let <moved_into> = <name>;`: NULL otherwise */
+	const char *moved_by;     /* the callee it was last passed to by name (a move), or NULL */
+	uint32_t moved_at;        /* where it was last moved (a source offset; 0: never) */
 } OwnVar;
 
 /* A value holding a view (`str`, `Slice<u8>`, or a Box/Vec/Option/… of

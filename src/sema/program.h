@@ -318,6 +318,10 @@ int sema_field_index(Sema *S, SymId owner, const char *name);
 int sema_field_find(Sema *S, SymId owner, int case_index, const char *name, bool last);
 TypeId sema_field_type(Sema *S, TypeId owner_type, int index);
 int sema_case_index(Sema *S, SymId variant, const char *name);
+/* The one case of variant whose name is a misspelling of name (one edit, a
+ * transposition too, or two for names of 5 bytes or more); -1 when none or
+ * two are that near. */
+int sema_near_case(Sema *S, SymId variant, const char *name);
 TypeId sema_case_field_type(Sema *S, TypeId variant_type, int case_index, int field_index);
 /* The first of class cls's own methods called name, or -1 (indexed for many methods). */
 SymId sema_own_method(Sema *S, SymId cls, const char *name);

@@ -331,6 +331,34 @@ short_spelling(const char *const *names, int n, const char *e)
 	return -1;
 }
 
+/* The fix adding the effects es[0..n) to f's `uses` line, or writing one
+ * below its signature, indented one level past the `fn`. */
+static void
+uses_fix(Sema *S, Diag *d, const Sym *f, const char *const *es, int n)
+{
+	const FnDecl *fn = (f->kind == SK_FN || f->kind == SK_METHOD) && !f->origin ? f->fn : NULL;
+	if (!fn || !fn->result || n == 0 || (fn->uses.present && fn->uses.nnames == 0))
+		return;
+	Buf b = {0};
+	for (int i = 0; i < n; i++)
+		buf_printf(&b, "%s%s", i || fn->uses.present ? ", " : "", es[i]);
+	if (fn->uses.present) {
+		uint32_t at = fn->uses.names[fn->uses.nnames - 1].span.end;
+		diag_add_fix(d, at, at, b.data);
+	} else {
+		uint32_t line = fn->header.start, indent;
+		while (line > 0 && S->src[line - 1] != '\n')
+			line--;
+		for (indent = line; S->src[indent] == ' ' || S->src[indent] == '\t'; indent++)
+			;
+		Buf t = {0};
+		buf_printf(&t, "\n%.*s    uses { %s }", (int)(indent - line), S->src + line, b.data);
+		diag_add_fix(d, fn->result->span.end, fn->result->span.end, t.data);
+		buf_free(&t);
+	}
+	buf_free(&b);
+}
+
 /*
  * E102's help (the reference gives none): the `uses` line to write — the
  * function's existing one grown by e when it has one — and, when the module
@@ -426,6 +454,11 @@ check_effects(FnCtx *C)
 			}
 		}
 	}
+	/* the permitted effects the calls miss (plain names, not a short spelling
+	 * of one `uses` names): the first E102 carries one fix adding them all */
+	const char *missing[16];
+	int nmissing = 0;
+	int first = -1;   /* the first E102's index (the vector grows: no pointer) */
 	for (int i = 0; i < C->calls.len; i++) {
 		const CallSite *cs = &C->calls.items[i];
 		const char *single[1];
@@ -444,7 +477,22 @@ check_effects(FnCtx *C)
 				continue;
 			Diag *d = sema_error(S, DIAG_E102, cs->span, "call to `%s` requires effect `%s`; add it to `%s`", cs->name, need[j], f->name);
 			effect_help(S, d, f, need[j]);
+			if (first < 0 && d)
+				first = S->diags->items.len - 1;
+			/* an effect the module does not permit gets no fix (applying it
+			 * would leave E101, whose `permit` line no fix may write) */
+			bool seen = strchr(need[j], ',') != NULL || short_spelling(f->effects, f->neffects, need[j]) >= 0 ||
+			    !effect_permitted(S, need[j]) || nmissing == (int)countof(missing);
+			for (int k = 0; k < nmissing && !seen; k++)
+				seen = strcmp(missing[k], need[j]) == 0;
+			if (!seen)
+				missing[nmissing++] = need[j];
 		}
+	}
+	if (first >= 0 && nmissing) {
+		/* (no fix for the `permit` line: the service re-places a body's
+		 * diagnostics by its declaration's start, and that line lies outside) */
+		uses_fix(S, &S->diags->items.items[first], f, missing, nmissing);
 	}
 }
 
