@@ -461,6 +461,7 @@ typedef struct GuardField {
 	FnCtx *C;
 	const Expr *field;
 	SymId record;
+	bool outer;   /* the record is a binding from outside the arm (a parameter, a `let`) */
 } GuardField;
 
 static void
@@ -474,6 +475,7 @@ guard_field_scan(void *ctx, const Expr *e)
 	if (ti && ti->kind == TY_NOMINAL && sema_sym(g->C->S, (SymId)ti->decl)->kind == SK_RECORD) {
 		g->field = e;
 		g->record = (SymId)ti->decl;
+		g->outer = l - g->C->locals.items < (g->C->marks.len ? g->C->marks.items[g->C->marks.len - 1] : 0);
 	}
 }
 
@@ -481,10 +483,17 @@ guard_field_scan(void *ctx, const Expr *e)
 static void
 guard_shape_help(FnCtx *C, Diag *d, const Expr *guard)
 {
-	GuardField g = { C, NULL, -1 };
+	GuardField g = { C, NULL, -1, false };
 	sema_walk_expr(guard, guard_field_scan, &g);
 	if (!g.field) {
 		diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+		return;
+	}
+	if (g.outer) {
+		/* not the arm's binding: no pattern binds it, so read the field first */
+		const char *f = g.field->u.field.name.s, *b = g.field->u.field.base->u.name.s;
+		diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only, not a field such as `%s.%s`: read it before the `match`, `let %s_%s = %s.%s;`, and test `%s_%s` in the guard",
+		    b, f, b, f, b, f, b, f);
 		return;
 	}
 	/* `Item { qty, price: _ }`: the field read, the others ignored */
