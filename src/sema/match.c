@@ -444,14 +444,21 @@ guard_scan(void *ctx, const Expr *e)
 		g->bad = e;
 }
 
-/* A missing case's pattern, its fields bound by their names: `V::C { a, b }`, `V::D {}`. */
+/* A missing case's pattern, its fields bound by their names: `V::C { a, b }`,
+ * `V::D {}`; a name already in scope (T209) under a fresh one, `{ a: a2 }`. */
 static void
-missing_arm(Buf *b, const Sym *v, int c)
+missing_arm(FnCtx *C, Buf *b, const Sym *v, int c)
 {
 	const CaseSym *k = &v->nom->cases[c];
 	buf_printf(b, "%s::%s {", v->name, k->name);
-	for (int f = 0; f < k->nfields; f++)
+	for (int f = 0; f < k->nfields; f++) {
+		char fresh[64];
 		buf_printf(b, "%s %s", f ? "," : "", k->fields[f].name);
+		if (sema_local_find(C, k->fields[f].name)) {
+			sema_fresh_name(C, k->fields[f].name, fresh);
+			buf_printf(b, ": %s", fresh);
+		}
+	}
 	buf_puts(b, k->nfields ? " }" : "}");
 }
 
@@ -659,7 +666,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					break;
 				}
 				buf_printf(&arms, "%s`", n > 1 ? ", " : "");
-				missing_arm(&arms, v, k);
+				missing_arm(C, &arms, v, k);
 				buf_puts(&arms, " => …,`");
 			}
 			diag_set_help(d, "add %s %s, or a final `_ => …,`", n == 1 ? "the arm" : "the arms", arms.data);
@@ -831,7 +838,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 			Buf arms = {0};
 			for (int k = 0; k < ts->nom->ncases && k < 8; k++) {
 				buf_printf(&arms, "%s`", k ? ", " : "");
-				missing_arm(&arms, ts, k);
+				missing_arm(C, &arms, ts, k);
 				buf_puts(&arms, " => …,`");
 			}
 			diag_set_help(d, "add %s %s%s, or a final `_ => …,`", ts->nom->ncases == 1 ? "the arm" : "the arms", arms.data,
