@@ -60,7 +60,8 @@ p203_help(BlockCtx ctx, bool after_if, bool arm)
 }
 
 /* P203's fix in a `while`/`for` body: a line `0` before a `}` that stands
- * first on its line, indented one level past it; else `0 ` before it. */
+ * first on its line, indented one level past it (a tab in a tab-indented
+ * line) and ended as the line before it (CRLF or LF); else `0 ` before it. */
 static void
 loop_tail_fix(Parser *p, Diag *d, const Token *close)
 {
@@ -74,8 +75,9 @@ loop_tail_fix(Parser *p, Diag *d, const Token *close)
 		diag_add_fix(d, at, at, "0 ");
 		return;
 	}
+	bool tab = at > line && p->src[line] == '\t', crlf = line >= 2 && p->src[line - 2] == '\r';
 	Buf b = {0};
-	buf_printf(&b, "%.*s    0\n", (int)(at - line), p->src + line);
+	buf_printf(&b, "%.*s%s0%s", (int)(at - line), p->src + line, tab ? "\t" : "    ", crlf ? "\r\n" : "\n");
 	diag_add_fix(d, line, line, b.data);
 	buf_free(&b);
 }

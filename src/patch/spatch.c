@@ -400,13 +400,20 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 			"change-parameter-type",
 		};
 		size_t n = p->version == 4 ? sizeof words / sizeof *words : 6;
-		/* near: one edit away, or a prefix of it (`delete` for `delete-function`) */
-		const char *near = NULL;
+		/* near: one edit away, or else a prefix of exactly one instruction
+		 * (`delete` for `delete-function`; `add` begins two: none named) */
+		const char *near = NULL, *prefix = NULL;
+		int prefixes = 0;
 		char w[64];
 		snprintf(w, sizeof w, "%s", l->nwords ? l->words[0].s : "");
-		for (size_t i = 0; i < n && w[0] && !near; i++)
-			if (spx_edit_distance(w, words[i], true) <= 1 || (strlen(w) >= 3 && strncmp(words[i], w, strlen(w)) == 0))
+		for (size_t i = 0; i < n && w[0] && !near; i++) {
+			if (spx_edit_distance(w, words[i], true) <= 1)
 				near = words[i];
+			else if (strlen(w) >= 3 && strncmp(words[i], w, strlen(w)) == 0 && prefixes++ == 0)
+				prefix = words[i];
+		}
+		if (!near && prefixes == 1)
+			near = prefix;
 		char why[512];
 		snprintf(why, sizeof why, "%s%s%sexpected `base`, `rename`, `rename-member`, `rename-case`, `replace-call-type-argument`%s or "
 		    "`require no-new-effects`", near ? "did you mean `" : "", near ? near : "", near ? "`? " : "",

@@ -444,14 +444,21 @@ guard_scan(void *ctx, const Expr *e)
 		g->bad = e;
 }
 
-/* A missing case's pattern, its fields bound by their names: `V::C { a, b }`, `V::D {}`. */
+/* A missing case's pattern, its fields bound by their names: `V::C { a, b }`,
+ * `V::D {}`; a name already in scope (T209) under a fresh one, `{ a: a2 }`. */
 static void
-missing_arm(Buf *b, const Sym *v, int c)
+missing_arm(FnCtx *C, Buf *b, const Sym *v, int c)
 {
 	const CaseSym *k = &v->nom->cases[c];
 	buf_printf(b, "%s::%s {", v->name, k->name);
-	for (int f = 0; f < k->nfields; f++)
+	for (int f = 0; f < k->nfields; f++) {
+		char fresh[64];
 		buf_printf(b, "%s %s", f ? "," : "", k->fields[f].name);
+		if (sema_local_find(C, k->fields[f].name)) {
+			sema_fresh_name(C, k->fields[f].name, fresh);
+			buf_printf(b, ": %s", fresh);
+		}
+	}
 	buf_puts(b, k->nfields ? " }" : "}");
 }
 
@@ -461,6 +468,7 @@ typedef struct GuardField {
 	FnCtx *C;
 	const Expr *field;
 	SymId record;
+	bool outer;   /* the record is a binding from outside the arm (a parameter, a `let`) */
 } GuardField;
 
 static void
@@ -474,6 +482,7 @@ guard_field_scan(void *ctx, const Expr *e)
 	if (ti && ti->kind == TY_NOMINAL && sema_sym(g->C->S, (SymId)ti->decl)->kind == SK_RECORD) {
 		g->field = e;
 		g->record = (SymId)ti->decl;
+		g->outer = l - g->C->locals.items < (g->C->marks.len ? g->C->marks.items[g->C->marks.len - 1] : 0);
 	}
 }
 
@@ -481,10 +490,17 @@ guard_field_scan(void *ctx, const Expr *e)
 static void
 guard_shape_help(FnCtx *C, Diag *d, const Expr *guard)
 {
-	GuardField g = { C, NULL, -1 };
+	GuardField g = { C, NULL, -1, false };
 	sema_walk_expr(guard, guard_field_scan, &g);
 	if (!g.field) {
 		diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only; bind a call's result before the `match`");
+		return;
+	}
+	if (g.outer) {
+		/* not the arm's binding: no pattern binds it, so read the field first */
+		const char *f = g.field->u.field.name.s, *b = g.field->u.field.base->u.name.s;
+		diag_set_help(d, "outside a `while`/`for` body a guard over a variant reads literals and scalar bindings with operators only, not a field such as `%s.%s`: read it before the `match`, `let %s_%s = %s.%s;`, and test `%s_%s` in the guard",
+		    b, f, b, f, b, f, b, f);
 		return;
 	}
 	/* `Item { qty, price: _ }`: the field read, the others ignored */
@@ -650,7 +666,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 					break;
 				}
 				buf_printf(&arms, "%s`", n > 1 ? ", " : "");
-				missing_arm(&arms, v, k);
+				missing_arm(C, &arms, v, k);
 				buf_puts(&arms, " => …,`");
 			}
 			diag_set_help(d, "add %s %s, or a final `_ => …,`", n == 1 ? "the arm" : "the arms", arms.data);
@@ -822,7 +838,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 			Buf arms = {0};
 			for (int k = 0; k < ts->nom->ncases && k < 8; k++) {
 				buf_printf(&arms, "%s`", k ? ", " : "");
-				missing_arm(&arms, ts, k);
+				missing_arm(C, &arms, ts, k);
 				buf_puts(&arms, " => …,`");
 			}
 			diag_set_help(d, "add %s %s%s, or a final `_ => …,`", ts->nom->ncases == 1 ? "the arm" : "the arms", arms.data,

@@ -332,7 +332,9 @@ short_spelling(const char *const *names, int n, const char *e)
 }
 
 /* The fix adding the effects es[0..n) to f's `uses` line, or writing one
- * below its signature, indented one level past the `fn`. */
+ * below its signature, indented one level past the `fn` (a tab when the
+ * `fn`, or else the first indented line after it, is indented with tabs),
+ * the line ended as the signature's (CRLF or LF). */
 static void
 uses_fix(Sema *S, Diag *d, const Sym *f, const char *const *es, int n)
 {
@@ -351,8 +353,15 @@ uses_fix(Sema *S, Diag *d, const Sym *f, const char *const *es, int n)
 			line--;
 		for (indent = line; S->src[indent] == ' ' || S->src[indent] == '\t'; indent++)
 			;
+		/* the first line of the body that starts with a blank (the body's
+		 * span bounds the scan), and the line end of the line above the `fn` */
+		uint32_t next = fn->result->span.end, stop = fn->body ? fn->body->span.end : next;
+		while (next < stop && !(S->src[next] == '\n' && (S->src[next + 1] == ' ' || S->src[next + 1] == '\t')))
+			next++;
+		bool tab = indent > line ? S->src[line] == '\t' : next < stop && S->src[next + 1] == '\t';
+		bool crlf = line >= 2 && S->src[line - 2] == '\r';
 		Buf t = {0};
-		buf_printf(&t, "\n%.*s    uses { %s }", (int)(indent - line), S->src + line, b.data);
+		buf_printf(&t, "%s%.*s%suses { %s }", crlf ? "\r\n" : "\n", (int)(indent - line), S->src + line, tab ? "\t" : "    ", b.data);
 		diag_add_fix(d, fn->result->span.end, fn->result->span.end, t.data);
 		buf_free(&t);
 	}
