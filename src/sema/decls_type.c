@@ -87,10 +87,11 @@ static const BuiltinType builtin_types[] = {
  * `strnig`, `Bytse`), a built-in one or a declared record, variant, class
  * or resource; NULL when none or two are that near, or name is short. */
 static const char *
-near_type(Sema *S, const char *name)
+near_type(Sema *S, const char *name, bool *declared)
 {
 	static const char *const more[] = { "Option", "Result" };
 	const char *best = NULL;
+	*declared = false;
 	if (strlen(name) < 3)
 		return NULL;
 	for (size_t i = 0; i < countof(builtin_types) + countof(more); i++) {
@@ -109,8 +110,28 @@ near_type(Sema *S, const char *name)
 		if (best && strcmp(best, y->name) != 0)
 			return NULL;
 		best = y->name;
+		*declared = true;
 	}
 	return best;
+}
+
+static bool
+ident_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether the word name stands in the source more than once (stops at two). */
+static bool
+word_repeated(const Sema *S, const char *name)
+{
+	size_t n = strlen(name);
+	int seen = 0;
+	for (size_t i = 0; n && i + n <= S->len; i++)
+		if (S->src[i] == name[0] && memcmp(S->src + i, name, n) == 0 && (i == 0 || !ident_byte(S->src[i - 1])) &&
+		    (i + n == S->len || !ident_byte(S->src[i + n])) && ++seen == 2)
+			return true;
+	return false;
 }
 
 static TypeId
@@ -212,9 +233,15 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 	if (sym < 0) {
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
 		const char *help = unknown_type_help(name);
-		const char *near = help ? NULL : near_type(S, name);
+		bool declared = false;
+		const char *near = help ? NULL : near_type(S, name, &declared);
 		if (help) {
 			diag_set_help(d, "%s", help);
+		} else if (near && declared && word_repeated(S, name)) {
+			/* `record Sape` declared, `Shape` written at every use: the
+			 * declaration may be the misspelt one, so no fix picks a side */
+			diag_set_help(d, "did you mean `%s`? `%s` is written more than once, so the declaration of `%s` may be the misspelt one: correct whichever is wrong",
+			    near, name, near);
 		} else if (near) {
 			/* a misspelt type: the fix writes the one it is near */
 			diag_set_help(d, "did you mean `%s`?", near);
