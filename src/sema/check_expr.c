@@ -669,9 +669,10 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		TypeId a = sema_check_expr(C, args[i]);
 		if (i >= nparams || params[i] == T_ERR || a == T_ERR)
 			continue;
-		if (!sema_type_accepts(S, params[i], a) && (mentions_err(S, params[i]) || mentions_err(S, a)))
+		bool accepts = sema_type_accepts(S, params[i], a);
+		if (!accepts && (mentions_err(S, params[i]) || mentions_err(S, a)))
 			continue;
-		if (sema_type_accepts(S, params[i], a)) {
+		if (accepts) {
 			bool lent = ps && (ps[i].mode == MODE_BORROW || ps[i].mode == MODE_SHARED);
 			if (a != params[i] && !lent && sema_class_upcast(S, a, params[i]) && sema_upcast_drops_owned(S, a, params[i])) {
 				/* a consumed argument upcasts as a typed binding does */
