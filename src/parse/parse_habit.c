@@ -73,14 +73,10 @@ item_keyword_typo(Parser *p, const Token *t)
 	char w[11];
 	memcpy(w, p->src + t->span.start, len);
 	w[len] = '\0';
-	const char *best = NULL;
-	int nbest = 0;
+	SpxNear nr = { .want = w };
 	for (size_t i = 0; i < countof(keywords); i++)
-		if (spx_edit_distance(w, keywords[i], true) == 1) {
-			best = keywords[i];
-			nbest++;
-		}
-	return nbest == 1 ? best : NULL;
+		spx_near_offer(&nr, keywords[i]);
+	return spx_near_best(&nr);
 }
 
 /* Habit words at item position: struct/enum/pub/const/… (P104 with fixes). */

@@ -195,15 +195,11 @@ sema_near_local(FnCtx *C, const char *name)
 {
 	if (strlen(name) < 3)
 		return NULL;
-	const char *best = NULL;
-	for (int i = 0; i < C->locals.len; i++) {
-		const char *n = C->locals.items[i].name;
-		if (sema_local_find(C, n) != &C->locals.items[i] || spx_edit_distance(name, n, true) != 1)
-			continue;
-		if (best && strcmp(best, n) != 0)
-			return NULL;
-		best = n;
-	}
+	SpxNear nr = { .want = name };
+	for (int i = 0; i < C->locals.len; i++)
+		if (sema_local_find(C, C->locals.items[i].name) == &C->locals.items[i])   /* not shadowed */
+			spx_near_offer(&nr, C->locals.items[i].name);
+	const char *best = spx_near_best(&nr);
 	if (best && strlen(best) < 3)
 		return NULL;
 	for (SymId i = 0; best && i < C->S->syms.len; i++) {

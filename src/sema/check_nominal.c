@@ -30,21 +30,15 @@ find_method(Sema *S, SymId cls, const char *name)
 static const char *
 near_method(Sema *S, SymId cls, const char *name)
 {
-	const char *best = NULL;
 	if (strlen(name) < 3)
 		return NULL;
+	SpxNear nr = { .want = name };
 	for (SymId c = cls; c >= 0; c = sema_sym(S, c)->nom->parent) {
 		const SymNominal *n = sema_sym(S, c)->nom;
-		for (int i = 0; i < n->nmethods; i++) {
-			const char *m = sema_sym(S, n->methods[i])->name;
-			if (spx_edit_distance(name, m, true) != 1)
-				continue;
-			if (best && strcmp(best, m) != 0)
-				return NULL;
-			best = m;
-		}
+		for (int i = 0; i < n->nmethods; i++)
+			spx_near_offer(&nr, sema_sym(S, n->methods[i])->name);
 	}
-	return best;
+	return spx_near_best(&nr);
 }
 
 /* The type arguments of a call of method m of a generic class: the receiver's

@@ -90,29 +90,22 @@ static const char *
 near_type(Sema *S, const char *name, bool *declared)
 {
 	static const char *const more[] = { "Option", "Result" };
-	const char *best = NULL;
 	*declared = false;
 	if (strlen(name) < 3)
 		return NULL;
-	for (size_t i = 0; i < countof(builtin_types) + countof(more); i++) {
-		const char *n = i < countof(builtin_types) ? builtin_types[i].name : more[i - countof(builtin_types)];
-		if (spx_edit_distance(name, n, true) != 1)
-			continue;
-		if (best && strcmp(best, n) != 0)
-			return NULL;
-		best = n;
-	}
+	SpxNear nr = { .want = name };
+	for (size_t i = 0; i < countof(builtin_types); i++)
+		spx_near_offer(&nr, builtin_types[i].name);
+	for (size_t i = 0; i < countof(more); i++)
+		spx_near_offer(&nr, more[i]);
+	const char *builtin = nr.best;
 	for (SymId i = 0; i < S->syms.len; i++) {
 		const Sym *y = sema_sym(S, i);
-		if ((y->kind != SK_RECORD && y->kind != SK_VARIANT && y->kind != SK_CLASS && y->kind != SK_RESOURCE) || !y->name ||
-		    spx_edit_distance(name, y->name, true) != 1)
-			continue;
-		if (best && strcmp(best, y->name) != 0)
-			return NULL;
-		best = y->name;
-		*declared = true;
+		if (y->kind == SK_RECORD || y->kind == SK_VARIANT || y->kind == SK_CLASS || y->kind == SK_RESOURCE)
+			spx_near_offer(&nr, y->name);
 	}
-	return best;
+	*declared = nr.best != builtin;
+	return spx_near_best(&nr);
 }
 
 static bool

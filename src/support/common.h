@@ -94,6 +94,19 @@ void spx_big_release(void *p, size_t from, size_t to, bool mapped);
 int spx_edit_distance(const char *a, const char *b, bool transpose);
 
 /*
+ * "Did you mean" over candidates offered one by one: spx_near_best is the
+ * one name one edit from want (a transposition counts one), or NULL when
+ * none is, or two different names are.  `SpxNear n = { .want = w };`
+ */
+typedef struct SpxNear {
+	const char *want;
+	const char *best;
+	bool tie;
+} SpxNear;
+void spx_near_offer(SpxNear *n, const char *cand);
+const char *spx_near_best(const SpxNear *n);
+
+/*
  * The help tables keyed by another language's word (`Vec::new`, `uses {
  * stdout }`, `v.push(x)`): the index of word in words[0..n), -1 when it is
  * absent or word is NULL; the text paired with key in pairs[0..n) of

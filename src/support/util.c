@@ -220,6 +220,23 @@ spx_edit_distance(const char *a, const char *b, bool transpose)
 	return d[n][m];
 }
 
+void
+spx_near_offer(SpxNear *n, const char *cand)
+{
+	if (!cand || n->tie || spx_edit_distance(n->want, cand, true) != 1)
+		return;
+	if (n->best && strcmp(n->best, cand) != 0)
+		n->tie = true;
+	else
+		n->best = cand;
+}
+
+const char *
+spx_near_best(const SpxNear *n)
+{
+	return n->tie ? NULL : n->best;
+}
+
 int
 spx_word_index(const char *const *words, size_t n, const char *word)
 {
