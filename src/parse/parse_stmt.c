@@ -65,20 +65,15 @@ p203_help(BlockCtx ctx, bool after_if, bool arm)
 static void
 loop_tail_fix(Parser *p, Diag *d, const Token *close)
 {
-	uint32_t at = close->span.start, line = at;
-	while (line > 0 && p->src[line - 1] != '\n')
-		line--;
-	bool first = true;
-	for (uint32_t i = line; i < at && first; i++)
-		first = p->src[i] == ' ' || p->src[i] == '\t';
-	if (!first) {
+	uint32_t at = close->span.start;
+	SpxLine l = spx_line_at(p->src, at);
+	if (l.start + l.indent != at) {   /* not first on its line */
 		diag_add_fix(d, at, at, "0 ");
 		return;
 	}
-	bool tab = at > line && p->src[line] == '\t', crlf = line >= 2 && p->src[line - 2] == '\r';
 	Buf b = {0};
-	buf_printf(&b, "%.*s%s0%s", (int)(at - line), p->src + line, tab ? "\t" : "    ", crlf ? "\r\n" : "\n");
-	diag_add_fix(d, line, line, b.data);
+	buf_printf(&b, "%.*s%s0%s", (int)l.indent, p->src + l.start, l.level, l.eol);
+	diag_add_fix(d, l.start, l.start, b.data);
 	buf_free(&b);
 }
 

@@ -23,19 +23,11 @@
 
 /* ---- text helpers ---- */
 
-static uint32_t
-line_start(const char *src, uint32_t off)
-{
-	while (off > 0 && src[off - 1] != '\n')
-		off--;
-	return off;
-}
-
 /* The blanks at the start of the line holding off. */
 static uint32_t
 indent_len(const char *src, uint32_t off)
 {
-	uint32_t s = line_start(src, off), i = s;
+	uint32_t s = spx_line_start(src, off), i = s;
 	while (src[i] == ' ' || src[i] == '\t')
 		i++;
 	return i - s;
@@ -227,7 +219,7 @@ plan_body(Planner *P)
 	char ind[64];
 	if (n > 56)
 		n = 56;
-	memcpy(ind, P->src + line_start(P->src, body->span.end - 1), n);
+	memcpy(ind, P->src + spx_line_start(P->src, body->span.end - 1), n);
 	memcpy(ind + n, "    ", 4);
 	char *t = reindent(P->o->text, ind, n + 4, true);
 	Buf b = {0};
@@ -419,7 +411,7 @@ plan_expr(Planner *P)
 	char ind[64];
 	if (n > 60)
 		n = 60;
-	memcpy(ind, P->src + line_start(P->src, e->span.start), n);
+	memcpy(ind, P->src + spx_line_start(P->src, e->span.start), n);
 	char *t = reindent(P->o->text, ind, n, false);
 	Buf b = {0};
 	bool paren = tight_parent(P->found_parent, e) && !primary(t);
@@ -477,7 +469,7 @@ plan_add_clause(Planner *P)
 	char ind[64];
 	if (n > 56)
 		n = 56;
-	memcpy(ind, P->src + line_start(P->src, y->name_span.start), n);
+	memcpy(ind, P->src + spx_line_start(P->src, y->name_span.start), n);
 	memcpy(ind + n, "        ", 8);
 	char *t = reindent(P->o->text, ind, n + 8, false);
 	Buf b = {0};
@@ -488,7 +480,7 @@ plan_add_clause(Planner *P)
 		buf_printf(&b, "\n%.*s%s %s", (int)n + 4, ind, P->o->w[1].s, t);
 	} else {
 		/* the first `requires` goes before the first `ensures` */
-		uint32_t pos = line_start(P->src, first_ensures->span.start);
+		uint32_t pos = spx_line_start(P->src, first_ensures->span.start);
 		at.start = at.end = pos;
 		buf_printf(&b, "%.*srequires %s\n", (int)n + 4, ind, t);
 	}
@@ -526,7 +518,7 @@ plan_remove_clause(Planner *P)
 	}
 	/* the clause's line when it is alone on it, else the clause and the blanks before it */
 	uint32_t s = c->span.start, e = c->span.end;
-	uint32_t ls = line_start(P->src, s);
+	uint32_t ls = spx_line_start(P->src, s);
 	bool alone_before = true;
 	for (uint32_t i = ls; i < s; i++)
 		alone_before &= P->src[i] == ' ' || P->src[i] == '\t';
@@ -655,9 +647,9 @@ plan_delete(Planner *P)
 		return false;
 	Sym *y = sema_sym(S, f);
 	/* the declaration's lines, the comment lines directly above it, and one blank line */
-	uint32_t s = line_start(P->src, y->decl->span.start);
+	uint32_t s = spx_line_start(P->src, y->decl->span.start);
 	while (s > 0) {
-		uint32_t ps = line_start(P->src, s - 1);
+		uint32_t ps = spx_line_start(P->src, s - 1);
 		if (!is_comment_line(P->src, ps, s - 1))
 			break;
 		s = ps;

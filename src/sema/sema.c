@@ -348,20 +348,18 @@ uses_fix(Sema *S, Diag *d, const Sym *f, const char *const *es, int n)
 		uint32_t at = fn->uses.names[fn->uses.nnames - 1].span.end;
 		diag_add_fix(d, at, at, b.data);
 	} else {
-		uint32_t line = fn->header.start, indent;
-		while (line > 0 && S->src[line - 1] != '\n')
-			line--;
-		for (indent = line; S->src[indent] == ' ' || S->src[indent] == '\t'; indent++)
-			;
-		/* the first line of the body that starts with a blank (the body's
-		 * span bounds the scan), and the line end of the line above the `fn` */
-		uint32_t next = fn->result->span.end, stop = fn->body ? fn->body->span.end : next;
-		while (next < stop && !(S->src[next] == '\n' && (S->src[next + 1] == ' ' || S->src[next + 1] == '\t')))
-			next++;
-		bool tab = indent > line ? S->src[line] == '\t' : next < stop && S->src[next + 1] == '\t';
-		bool crlf = line >= 2 && S->src[line - 2] == '\r';
+		SpxLine l = spx_line_at(S->src, fn->header.start);
+		if (l.indent == 0) {
+			/* an unindented `fn`: the first line of the body that starts
+			 * with a blank (the body's span bounds the scan) shows the level */
+			uint32_t next = fn->result->span.end, stop = fn->body ? fn->body->span.end : next;
+			while (next < stop && !(S->src[next] == '\n' && (S->src[next + 1] == ' ' || S->src[next + 1] == '\t')))
+				next++;
+			if (next < stop)
+				l.level = spx_line_at(S->src, next + 1).level;
+		}
 		Buf t = {0};
-		buf_printf(&t, "%s%.*s%suses { %s }", crlf ? "\r\n" : "\n", (int)(indent - line), S->src + line, tab ? "\t" : "    ", b.data);
+		buf_printf(&t, "%s%.*s%suses { %s }", l.eol, (int)l.indent, S->src + l.start, l.level, b.data);
 		diag_add_fix(d, fn->result->span.end, fn->result->span.end, t.data);
 		buf_free(&t);
 	}

@@ -98,6 +98,19 @@ int spx_edit_distance(const char *a, const char *b, bool transpose);
  * one name one edit from want (a transposition counts one), or NULL when
  * none is, or two different names are.  `SpxNear n = { .want = w };`
  */
+/*
+ * Where a fix writes a line beside the one holding off: that line starts at
+ * start with indent blanks; level is one more level of them (a tab when the
+ * line is tab-indented, else four spaces); eol the file's line end (CRLF
+ * when the line before ends so).
+ */
+typedef struct SpxLine {
+	uint32_t start, indent;
+	const char *level, *eol;
+} SpxLine;
+uint32_t spx_line_start(const char *src, uint32_t off);
+SpxLine spx_line_at(const char *src, uint32_t off);
+
 typedef struct SpxNear {
 	const char *want;
 	const char *best;

@@ -220,6 +220,27 @@ spx_edit_distance(const char *a, const char *b, bool transpose)
 	return d[n][m];
 }
 
+uint32_t
+spx_line_start(const char *src, uint32_t off)
+{
+	while (off > 0 && src[off - 1] != '\n')
+		off--;
+	return off;
+}
+
+SpxLine
+spx_line_at(const char *src, uint32_t off)
+{
+	SpxLine l = { spx_line_start(src, off), 0, "    ", "\n" };
+	while (src[l.start + l.indent] == ' ' || src[l.start + l.indent] == '\t')
+		l.indent++;
+	if (l.indent && src[l.start] == '\t')
+		l.level = "\t";
+	if (l.start >= 2 && src[l.start - 2] == '\r')
+		l.eol = "\r\n";
+	return l;
+}
+
 void
 spx_near_offer(SpxNear *n, const char *cand)
 {
