@@ -414,12 +414,17 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		}
 		if (!near && prefixes == 1)
 			near = prefix;
-		char why[512];
-		snprintf(why, sizeof why, "%s%s%sexpected `base`, `rename`, `rename-member`, `rename-case`, `replace-call-type-argument`%s or "
-		    "`require no-new-effects`", near ? "did you mean `" : "", near ? near : "", near ? "`? " : "",
-		    p->version == 4 ? ", `replace-body`, `replace-expression`, `add-clause`, `remove-clause`, `add-function`, `delete-function`, "
-		    "`change-parameter-type`" : "");
-		bad_line(d, l, why);
+		/* the list is the table's: `require` is spelled whole, last */
+		Buf why = {0};
+		if (near)
+			buf_printf(&why, "did you mean `%s`? ", near);
+		buf_puts(&why, "expected ");
+		for (size_t i = 0, k = 0; i < n; i++)
+			if (strcmp(words[i], "require") != 0)
+				buf_printf(&why, "%s`%s`", k++ ? ", " : "", words[i]);
+		buf_puts(&why, " or `require no-new-effects`");
+		bad_line(d, l, why.data);
+		buf_free(&why);
 		return;
 	}
 	duplicate(p, o, d);
