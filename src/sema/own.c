@@ -284,6 +284,16 @@ call_order_help(Own *O, Diag *d, const OwnVar *v)
 
 /* `b with { f: b.f + 1 }`: the update consumed `b` (the base is evaluated
  * first, LANGUAGE.md §4.1) before its replacements read it */
+/* Is variable i declared before the innermost loop (the next iteration
+ * finds it as this one left it)?  moved_in: and moved inside that loop. */
+static bool
+before_loop(const Own *O, int i, bool moved_in)
+{
+	if (!O->loops.len || i >= O->loops.items[O->loops.len - 1].mark)
+		return false;
+	return !moved_in || O->vars.items[i].moved_at >= O->loops.items[O->loops.len - 1].start;
+}
+
 static void
 with_base_note(Own *O, Diag *d, const OwnVar *v)
 {
@@ -338,13 +348,13 @@ use_var(Own *O, int i, const Expr *e, bool move)
 		    : sema_error(S, DIAG_O110, e->span, "place `%s` may have been moved on another control-flow path", v->name);
 		if (v->refused)   /* a loop's next iteration, or a branch, after the refused reassignment */
 			refused_help(O, d, v, "may be");
-		else if (!res && (v->type == T_STRING || v->type == T_BYTES) && O->loops.len && i < O->loops.items[O->loops.len - 1].mark)
+		else if (!res && (v->type == T_STRING || v->type == T_BYTES) && before_loop(O, i, false))
 			/* moved in the loop's body: the next iteration finds it moved */
 			diag_set_help(d, v->type == T_STRING
 			    ? "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`string_slice(%s, 0, string_len(%s))`), or pass `string_as_str(%s)` where a `borrow str` is taken"
 			    : "`%s`, declared before the loop, may be moved here by an earlier iteration or a branch: move a copy instead (`bytes_copy(bytes_as_slice(%s))`), or pass `bytes_as_slice(%s)` where a `borrow Slice<u8>` is taken%.0s",
 			    v->name, v->name, v->name, v->name);
-		else if (!res && O->loops.len && i < O->loops.items[O->loops.len - 1].mark && v->moved_at >= O->loops.items[O->loops.len - 1].start) {
+		else if (!res && before_loop(O, i, true)) {
 			/* any other owned value declared before the loop (qa35): the
 			 * next iteration finds it moved, and only a renewal keeps it */
 			const TypeInfo *ti = sema_type_info(&S->types, v->type);
@@ -474,7 +484,7 @@ own_field(Own *O, const Expr *e, bool move)
 				Diag *d = sema_error(O->S, DIAG_O110, e->span, "place `%s.%s` may have been moved on another control-flow path", ov->name, e->u.field.name.s);
 				if (ov->refused)   /* the field left moved by a refused renewal of its record */
 					refused_help(O, d, ov, "may be");
-				else if (O->loops.len && i < O->loops.items[O->loops.len - 1].mark && ov->moved_at >= O->loops.items[O->loops.len - 1].start)
+				else if (before_loop(O, i, true))
 					diag_set_help(d, "`%s`, declared before the loop, may have `%s` moved out by an earlier iteration or a branch: renew `%s` each iteration, `%s = step(%s, …);`, through an effect-free, non-generic function whose one `own` parameter receives it",
 					    ov->name, e->u.field.name.s, ov->name, ov->name, ov->name);
 				else
@@ -1205,7 +1215,7 @@ own_stmt(Own *O, const Stmt *s)
 			O->vars.items[i].refused = 0;
 		} else if (i >= 0 && !s->u.assign.has_field && O->st.items[i] == ST_MOVED) {
 			/* a later use's help says so, and whether a fresh `let` would do */
-			O->vars.items[i].refused = O->loops.len && i < O->loops.items[O->loops.len - 1].mark ? 2 : 1;
+			O->vars.items[i].refused = before_loop(O, i, false) ? 2 : 1;
 		}
 		/* a view variable given a new view borrows from its owners, and on
 		 * this path no longer from its old ones unless the value names it
