@@ -933,13 +933,11 @@ cli_cmd_fix(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
-	int code = -1;
-	if (code_arg && (strncmp(code_arg, "SPX-", 4) != 0 || (code = diag_lookup(code_arg)) < 0)) {
-		int near = diag_lookup(code_arg);   /* `P106`, `spx-P106`: the code it names, spelled canonically */
-		if (near >= 0)
-			return cli_usage("fix", "`%s` is not how a diagnostic code is written: write `--code %s`", code_arg, diag_info[near].code);
+	int code = code_arg ? diag_lookup(code_arg) : -1;   /* also `P106`, `spx-P106` */
+	if (code_arg && code < 0)
 		return cli_usage("fix", "`%s` is not a diagnostic code (write e.g. `--code SPX-P104`)", code_arg);
-	}
+	if (code_arg && strncmp(code_arg, "SPX-", 4) != 0)   /* the code it names, spelled canonically */
+		return cli_usage("fix", "`%s` is not how a diagnostic code is written: write `--code %s`", code_arg, diag_info[code].code);
 
 	int status = EXIT_FAIL;
 	FmtTarget target;
