@@ -113,16 +113,6 @@ parse_error_span(Parser *p, Span s, DiagCode code, const char *fmt, ...)
 	return d;
 }
 
-/* Drops the fixes d carries: a missing `;` at a line end (parse_expect)
- * that a word operator shows the line continues past. */
-static void
-drop_fixes(Diag *d)
-{
-	for (int j = 0; j < d->fixes.len; j++)
-		free(d->fixes.items[j].text);
-	d->fixes.len = 0;
-}
-
 /*
  * Help the reference attaches to "expected …" errors, chosen by the
  * offending token: the indexing, ternary, cast, word-operator and macro
@@ -146,7 +136,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 	else if (parse_tok_is_word(p, t, "and") || parse_tok_is_word(p, t, "or")) {
 		bool and = parse_tok_is_word(p, t, "and");
 		diag_set_help(d, and ? "logical and is `&&`" : "logical or is `||`");
-		drop_fixes(d);   /* `let b = a` ⏎ `and c;`: not the `;` parse_expect offers */
+		diag_drop_fixes(d);   /* `let b = a` ⏎ `and c;`: not the `;` parse_expect offers */
 		diag_add_fix(d, t->span.start, t->span.end, and ? "&&" : "||");   /* qa35 */
 	} else if (parse_tok_is_word(p, prev, "not") && p->pos > 1 && p->toks[p->pos - 2].span.end < prev->span.start &&
 	    (t->kind == TOK_IDENT || t->kind == TOK_INT || t->kind == TOK_FLOAT || t->kind == TOK_CHAR || t->kind == TOK_STRING ||
@@ -154,7 +144,7 @@ parse_decorate_expected(Parser *p, Diag *d)
 		/* `if not done {` (Python): the word was read as a name (qa35); an
 		 * operand follows it (not `{ not }`, a field named `not`) */
 		diag_set_help(d, "logical not is `!`: write `!%.*s`", (int)(t->span.end - t->span.start), p->src + t->span.start);
-		drop_fixes(d);
+		diag_drop_fixes(d);
 		diag_add_fix(d, prev->span.start, t->span.start, "!");
 	} else if ((parse_tok_is_word(p, prev, "const") || parse_tok_is_word(p, prev, "static")) && t->kind == TOK_IDENT)
 		/* `const N: i64 = 5;` inside a block (qa35) */

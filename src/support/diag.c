@@ -197,6 +197,16 @@ diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text)
 	VEC_PUSH(d->fixes, f);
 }
 
+void
+diag_drop_fixes(Diag *d)
+{
+	if (!d)
+		return;
+	for (int j = 0; j < d->fixes.len; j++)
+		free(d->fixes.items[j].text);
+	d->fixes.len = 0;
+}
+
 int
 diag_lookup(const char *code)
 {

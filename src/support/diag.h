@@ -100,6 +100,8 @@ void diag_locate(DiagSink *s, uint32_t at, uint32_t *line, uint32_t *col);
 void diag_set_help(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_set_note(Diag *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_add_fix(Diag *d, uint32_t start, uint32_t end, const char *text);
+/* Drops the fixes d carries so far (a better reading of the error replaces them). */
+void diag_drop_fixes(Diag *d);
 
 /* Removes diagnostic i (adjusting the counters). */
 void diag_remove(DiagSink *s, int i);
