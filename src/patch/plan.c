@@ -1020,18 +1020,14 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 	int errors = d->errors;
 	for (int i = 0; i < p->nops; i++) {
 		Planner P;
-		memset(&P, 0, sizeof P);
+		patch_planner_init(&P, S);
 		P.m = m;
-		P.S = S;
 		P.H = H;
 		P.src = src;
 		P.d = d;
 		P.out = out;
 		P.op = i;
 		P.o = &p->ops[i];
-		P.sym = -1;
-		P.ci = -1;
-		P.invariants_of = -1;
 		switch (p->ops[i].kind) {
 		case POP_RENAME: plan_rename(&P); break;
 		case POP_RENAME_MEMBER: plan_member(&P); break;
@@ -1044,16 +1040,12 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 	}
 	if (d->errors == errors && patch_has_v4_edit(p)) {
 		Planner P;
-		memset(&P, 0, sizeof P);
+		patch_planner_init(&P, S);
 		P.m = m;
-		P.S = S;
 		P.H = H;
 		P.src = src;
 		P.d = d;
 		P.out = out;
-		P.sym = -1;
-		P.ci = -1;
-		P.invariants_of = -1;
 		patch_v4_check_deletes(&P, p);
 	}
 	if (d->errors != errors)
@@ -1190,14 +1182,23 @@ count_expr(Planner *P, const Expr *e)
 		P->ci++;
 }
 
+void
+patch_planner_init(Planner *P, Sema *S)
+{
+	memset(P, 0, sizeof *P);
+	P->S = S;
+	P->sym = -1;
+	P->ci = -1;
+	P->invariants_of = -1;
+}
+
 int
 patch_uses_in(Sema *S, const FnDecl *f, SymId fn)
 {
 	Planner P;
-	memset(&P, 0, sizeof P);
-	P.S = S;
+	patch_planner_init(&P, S);
 	P.sym = fn;
-	P.invariants_of = -1;
+	P.ci = 0;   /* the count */
 	P.on_expr = count_expr;
 	patch_walk_fn(&P, f);
 	return P.ci;

@@ -45,6 +45,8 @@ struct Planner {
 
 
 /* Every expression, pattern and type annotation of the module, in source order. */
+/* P zeroed, for S, with no target symbol, case or invariant walk (-1). */
+void patch_planner_init(Planner *P, Sema *S);
 void patch_walk_module(Planner *P);
 void patch_walk_fn(Planner *P, const FnDecl *f);
 void patch_walk_expr(Planner *P, const Expr *e);

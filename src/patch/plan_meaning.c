@@ -112,10 +112,7 @@ static void
 id_seq(Sema *S, const FnDecl *f, IdSeq *out)
 {
 	Planner P;
-	memset(&P, 0, sizeof P);
-	P.S = S;
-	P.sym = -1;
-	P.invariants_of = -1;
+	patch_planner_init(&P, S);
 	P.user = out;
 	P.on_expr = seq_expr;
 	patch_walk_fn(&P, f);

@@ -906,12 +906,8 @@ patch_fragments_whole(const SPatch *p, const PatchPlan *pl, Sema *after, DiagSin
 		while (n > s && (e->text[n - 1] == ' ' || e->text[n - 1] == '\t' || e->text[n - 1] == '\n' || e->text[n - 1] == '\r'))
 			n--;
 		Planner P;
-		memset(&P, 0, sizeof P);
+		patch_planner_init(&P, after);
 		P.m = after->m;
-		P.S = after;
-		P.sym = -1;
-		P.ci = -1;
-		P.invariants_of = -1;
 		P.want_start = (uint32_t)(at + (int64_t)s);
 		P.want_end = (uint32_t)(at + (int64_t)n);
 		bool found;

@@ -112,10 +112,8 @@ unsafe_in(Sema *S, const char *fid)
 	if (f < 0 || !sema_sym(S, f)->fn)
 		return 0;
 	Planner P;
-	memset(&P, 0, sizeof P);
-	P.S = S;
-	P.sym = -1;
-	P.invariants_of = -1;
+	patch_planner_init(&P, S);
+	P.ci = 0;   /* the count */
 	P.on_stmt = count_unsafe;
 	patch_walk_fn(&P, sema_sym(S, f)->fn);
 	return P.ci;
