@@ -1182,12 +1182,7 @@ emit_c_project(HirModule *const *mods, int nmods, const int *order, int entry, c
 	for (int k = 0; k < nmods; k++) {
 		HirModule *H = mods[k];
 		sema_strmap_put(&P.names, H->S->module_name, k);
-		int32_t *sf = P.symfunc[k] = spx_xmalloc(sizeof *sf * (size_t)(H->S->syms.len + 1));
-		for (int i = 0; i < H->S->syms.len; i++)
-			sf[i] = -1;
-		for (int i = 0; i < H->nfuncs; i++)
-			if (H->funcs[i].sym >= 0)
-				sf[H->funcs[i].sym] = i;
+		P.symfunc[k] = hir_symfunc(H);
 		Emit *E = &P.E[k];
 		E->H = H;
 		E->S = H->S;

@@ -82,12 +82,7 @@ emit_wasm_project(HirModule *const *mods, int nmods, const int *order, int entry
 	for (int k = 0; k < nmods; k++) {
 		HirModule *H = mods[k];
 		sema_strmap_put(&G.names, H->S->module_name, k);
-		int32_t *sf = G.symfunc[k] = spx_xmalloc(sizeof *sf * (size_t)(H->S->syms.len + 1));
-		for (int i = 0; i < H->S->syms.len; i++)
-			sf[i] = -1;
-		for (int i = 0; i < H->nfuncs; i++)
-			if (H->funcs[i].sym >= 0)
-				sf[H->funcs[i].sym] = i;
+		G.symfunc[k] = hir_symfunc(H);
 		Emitw *W = &G.W[k];
 		W->H = H;
 		W->S = H->S;

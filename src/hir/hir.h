@@ -279,6 +279,10 @@ void hir_dump(Buf *out, HirModule *h);
  * function whose stable id is `app.main`; -1 when there is none. */
 int hir_find_main(const HirModule *h);
 
+/* A project lane's table of module h: SymId → its HIR function's index, -1
+ * for a symbol with none (malloc'd, one entry per symbol). */
+int32_t *hir_symfunc(const HirModule *h);
+
 /*
  * mono.c — monomorphisation: the function instances a lane emits, each a
  * HIR function with concrete type arguments, discovered from `main`

@@ -480,12 +480,7 @@ hir_mono_project_roots(HirModule *const *mods, int nmods, const int *order, int 
 	for (int k = 0; k < nmods; k++) {
 		HirModule *H = mods[k];
 		sema_strmap_put(&R.names, H->S->module_name, k);
-		int32_t *sf = R.symfunc[k] = spx_xmalloc(sizeof *sf * (size_t)(H->S->syms.len + 1));
-		for (int i = 0; i < H->S->syms.len; i++)
-			sf[i] = -1;
-		for (int i = 0; i < H->nfuncs; i++)
-			if (H->funcs[i].sym >= 0)
-				sf[H->funcs[i].sym] = i;
+		R.symfunc[k] = hir_symfunc(H);
 		R.root[k] = spx_xcalloc((size_t)H->nfuncs + 1, 1);
 	}
 	bool ok = true;

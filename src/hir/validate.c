@@ -476,12 +476,7 @@ hir_validate_mono(HirModule *H, DiagSink *diags)
 	if (!m || H->nfuncs == 0)
 		return true;
 	MV mv = { &v, m, NULL, NULL, H->S->syms.len, NULL, 0 };
-	mv.sym_func = spx_xmalloc(sizeof *mv.sym_func * ((size_t)mv.nsyms + 1));
-	for (int i = 0; i < mv.nsyms; i++)
-		mv.sym_func[i] = -1;
-	for (int i = 0; i < H->nfuncs; i++)
-		if (H->funcs[i].sym >= 0 && H->funcs[i].sym < mv.nsyms)
-			mv.sym_func[H->funcs[i].sym] = i;
+	mv.sym_func = hir_symfunc(H);
 	mv.reached = spx_xcalloc((size_t)m->ninsts + 1, 1);
 	int entry = hir_find_main(H);
 	v.f = &H->funcs[entry >= 0 ? entry : 0];
@@ -511,6 +506,18 @@ hir_validate_mono(HirModule *H, DiagSink *diags)
 	free(mv.reached);
 	free(mv.sym_func);
 	return v.ok;
+}
+
+int32_t *
+hir_symfunc(const HirModule *h)
+{
+	int32_t *sf = spx_xmalloc(sizeof *sf * ((size_t)h->S->syms.len + 1));
+	for (int i = 0; i < h->S->syms.len; i++)
+		sf[i] = -1;
+	for (int i = 0; i < h->nfuncs; i++)
+		if (h->funcs[i].sym >= 0 && h->funcs[i].sym < h->S->syms.len)
+			sf[h->funcs[i].sym] = i;
+	return sf;
 }
 
 int
