@@ -41,7 +41,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: bench-service all lint test test-sanitize test-sanitize-suites test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run fuzz-manifest docs clean help bench-cli bench-agent
+.PHONY: bench-service all lint test test-sanitize test-sanitize-lane test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run fuzz-manifest docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -155,7 +155,8 @@ help:
 	@echo "make install    copy it to \$$(DESTDIR)\$$(PREFIX)/bin (PREFIX=/usr/local); make uninstall removes it"
 	@echo "make test       lint, fixture suite, docs staleness check, unit tests, native, wasm and random lane agreement"
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
-	@echo "make test-sanitize   the fixture suite under ASan+UBSan (and test-native-sanitize)"
+	@echo "make test-sanitize   every suite with semaprax under ASan+UBSan; the native lane's programs under them too"
+	@echo "make test-cc    the suites a C compiler choice can change (.ci/run's clang lane: make test-cc CC=clang)"
 	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 100 random) under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C, Wasm beside native"
@@ -236,10 +237,12 @@ FIXSWEEP_KNOWN = tests/fixtures/run/arith_neg_overflow.spx \
 	tests/fixtures/check/U106/near_miss_let_in_contract.spx \
 	tests/fixtures/run/user25_inv.spx tests/fixtures/run/agent_kv_parser.spx \
 	tests/fixtures/check/T216/near_miss_arms_agree.spx examples
+FIXSWEEP_SAMPLE ?= 200
+FIXSWEEP_PER_OP ?= 40
 test-fixsweep: $(BIN)
 	python3 tools/fixsweep.py --bin $(BIN) --selftest
-	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --sample 200
-	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --per-op 40 $(FIXSWEEP_KNOWN)
+	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --sample $(FIXSWEEP_SAMPLE)
+	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --per-op $(FIXSWEEP_PER_OP) $(FIXSWEEP_KNOWN)
 
 # ---- tests ------------------------------------------------------------------
 FIXTURES = tests/fixtures
@@ -261,13 +264,14 @@ $(SCALE): tools/bench_scale.c
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tools/bench_scale.c
 
 # tests/random-test.sh: RANDOM_N generated programs from seed RANDOM_SEED.
-# test-sanitize runs only RANDOM_N_SAN of them: most of a program's cost is
-# compiling its C, which the plain lanes already do 300 times; what the
-# sanitizer lane adds is the checker, interpreter and emitter under
-# ASan+UBSan.  Its seeds follow the plain lanes' range: new programs.
+# test-sanitize runs RANDOM_N_SAN of them (test-native-sanitize-random): most
+# of a program's cost is compiling its C, which the plain lanes already do 300
+# times; what the sanitizer lane adds is the checker, interpreter and emitter
+# and the program itself under ASan+UBSan.  Its seeds follow the plain lanes'
+# range: new programs.
 RANDOM_N      ?= 300
 RANDOM_SEED   ?= 1
-RANDOM_N_SAN  ?= 60
+RANDOM_N_SAN  ?= 100
 
 # `make test` is one target per suite, so `make -j2 test` runs two suites at
 # once (each suite's own steps stay in order; every suite works in its own
@@ -281,6 +285,26 @@ TESTS = test-random test-service test-native test-wasm test-cap test-cli \
 .PHONY: $(TESTS)
 
 test: $(TESTS)
+
+# What the suites run besides the suites themselves.  .ci/run builds them
+# first, so that `make -j2 test` then starts the suites in the order of their
+# list (the longest first); while a shared prerequisite is still being built,
+# make starts the suites that wait on it in an order of its own.
+TEST_TOOLS = $(BIN) $(NOWASM_BIN) $(RUNNER) $(PROGEN) $(SCALE) $(UNIT) $(GEN)/.stamp
+.PHONY: test-tools
+test-tools: $(TEST_TOOLS)
+
+# The second compiler's lane (.ci/run: CC=clang): the suites whose outcome
+# depends on the compiler that built semaprax or that compiles the generated
+# C (`run --native`, `build`, -Werror on the emitted code), plus the fixture
+# suite and the unit tests for the checker built by it.  The other suites test
+# behaviour no compiler choice changes short of undefined behaviour, which the
+# sanitizer lane looks for; they run in the gcc lane and the sanitizer lane
+# (docs/DECISIONS.md "ci41").  A new suite that compiles C goes here too.
+TESTS_CC = test-random test-native test-cap test-fixtures test-std \
+	test-native-inject test-unit test-scale test-install
+.PHONY: test-cc $(TESTS_CC)
+test-cc: $(TESTS_CC)
 
 test-lint: $(BIN)
 	sh tools/lint.sh $(BUILD)
@@ -346,14 +370,26 @@ lint: $(BIN)
 docs: $(BIN)
 	$(BIN) explain --catalog > docs/diagnostics.md
 
-# The whole fixture suite under AddressSanitizer + UndefinedBehaviorSanitizer
-# (LeakSanitizer included): a separate build tree, any report fails the run.
-# It also runs the native lane's programs under ASan+UBSan and the runtime's
-# leak check (test-native-sanitize, tests/native-test.sh --sanitize); its 100
-# random programs are emitted with every function body in chunks of 3
-# statements (SEMAPRAX_C_CHUNK, src/emit_c/emit.c), so the chunked form runs
-# under the sanitizers too.
-SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# The sanitizer lane (`make test-sanitize`): every suite of `make test` with
+# semaprax built under AddressSanitizer + UndefinedBehaviorSanitizer
+# (LeakSanitizer included) in a separate build tree; any report fails the run.
+# The native lane's two suites run with --sanitize in it instead of their plain
+# form: the sanitized semaprax emits C that is compiled under ASan+UBSan with
+# the runtime's leak check (tests/native-test.sh --sanitize), so the emitter
+# and the emitted program are checked in one pass; the random programs
+# (RANDOM_N_SAN, seeds after the plain lanes') are emitted with every function
+# body in chunks of 3 statements (SEMAPRAX_C_CHUNK, src/emit_c/emit.c), so the
+# chunked form runs under the sanitizers too.  The fix sweep samples
+# FIXSWEEP_SAMPLE_SAN fixtures and FIXSWEEP_PER_OP_SAN mutants per operator of
+# the known files: its judgement of fixes is the plain lanes' work, what the
+# lane adds is mutated input under ASan (docs/DECISIONS.md "ci41").
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined $(SAN_UB) -fno-omit-frame-pointer -fno-sanitize-recover=all
+# UBSan traps (SIGILL at the faulting instruction) instead of calling its
+# runtime: the same checks, without the 8.5 MB of per-site report data that
+# every process start maps and LeakSanitizer scans at exit (~25% of the lane).
+# A trap fails the suite like a report; `make test-sanitize SAN_UB=` rebuilds
+# with UBSan's full reports to read one.
+SAN_UB    = -fsanitize-undefined-trap-on-error
 # The sanitized executables are linked position-dependent with the sanitizer
 # runtimes inside (gcc's -static-libasan/-static-libubsan; clang links them
 # statically already): a PIE ASan build of semaprax carries ~316,000 dynamic
@@ -362,18 +398,29 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 # of short processes cost (docs/DECISIONS.md "ci32").  Same instrumentation,
 # same checks.
 SAN_LINK  = -no-pie $(if $(findstring clang,$(CC)),,-static-libasan -static-libubsan)
-test-sanitize: test-native-sanitize test-sanitize-suites
-test-sanitize-suites:
-	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+FIXSWEEP_SAMPLE_SAN ?= 40
+FIXSWEEP_PER_OP_SAN ?= 8
+SAN_MAKE  = $(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LINK)" GEN_CPU_LIMIT=10 \
+	RANDOM_SEED=$$(($(RANDOM_N) + 1)) FIXSWEEP_SAMPLE=$(FIXSWEEP_SAMPLE_SAN) \
+	FIXSWEEP_PER_OP=$(FIXSWEEP_PER_OP_SAN)
+# malloc_context_size=5: an allocation's stack is recorded 5 frames deep (30
+# by default) in reports; every allocation stores one, ~7% of the lane's CPU.
+test-sanitize:
+	$(SAN_MAKE) test-tools
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=5 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
-	$(MAKE) BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LINK)" GEN_CPU_LIMIT=10 \
-		RANDOM_N=$(RANDOM_N_SAN) RANDOM_SEED=$$(($(RANDOM_N) + 1)) test
+	$(SAN_MAKE) test-sanitize-lane
+# the longest first (-j2 fills the other core with the short ones)
+TESTS_SAN = test-fixtures test-native-sanitize-fixtures test-wasm test-cli \
+	test-native-sanitize-random \
+	$(filter-out test-native test-random test-fixtures test-wasm test-cli,$(TESTS))
+test-sanitize-lane: $(TESTS_SAN)
 
 test-native-sanitize: test-native-sanitize-fixtures test-native-sanitize-random
 test-native-sanitize-fixtures: $(BIN)
 	CC="$(CC)" sh tests/native-test.sh --sanitize $(BIN)
 test-native-sanitize-random: $(BIN) $(PROGEN)
-	SEMAPRAX_C_CHUNK=3 CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) 100 5001
+	SEMAPRAX_C_CHUNK=3 CC="$(CC)" sh tests/random-test.sh --sanitize $(BIN) $(RANDOM_N_SAN) $(RANDOM_SEED)
 
 # ---- bench and fuzz (tools/benchgen.c, tools/bench_frontend.c, tests/fuzz/) ----
 # `make bench`: throughput of lex+parse, fmt and check (sema_check +

@@ -126,7 +126,7 @@ lane_interp() {
 # reports carry their file:line without it, ASan's stacks name the functions.
 lane_sanitize_env() {
 	SEMAPRAX_NATIVE_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
-	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99
+	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99:malloc_context_size=5
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
 	# these compilations happen once per run: nothing for tests/cc-cache.sh to share
