@@ -303,7 +303,7 @@ test-tools: $(TEST_TOOLS)
 # (docs/DECISIONS.md "ci41").  A new suite that compiles C goes here too.
 TESTS_CC = test-random test-native test-cap test-fixtures test-std \
 	test-native-inject test-unit test-scale test-install
-.PHONY: test-cc $(TESTS_CC)
+.PHONY: test-cc
 test-cc: $(TESTS_CC)
 
 test-lint: $(BIN)
