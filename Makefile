@@ -408,10 +408,14 @@ SAN_VARS  = BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LI
 	RANDOM_SEED=$$(($(RANDOM_N) + 1)) FIXSWEEP_SAMPLE=$(FIXSWEEP_SAMPLE_SAN) FIXSWEEP_PER_OP=0
 # malloc_context_size=5: an allocation's stack is recorded 5 frames deep (30
 # by default) in reports; every allocation stores one, ~7% of the lane's CPU.
-test-sanitize:
+# LANE_INTERP_BIN: the plain semaprax runs the interpreter's side of the
+# native and Wasm differentials for run/ fixtures, which test-fixtures runs in
+# the interpreter under ASan here already (tests/lane-lib.sh lane_interp_bin).
+test-sanitize: $(BIN)
 	$(MAKE) $(SAN_VARS) test-tools
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=5 \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
+	LANE_INTERP_BIN=$(abspath $(BIN)) \
 	$(MAKE) $(SAN_VARS) test-sanitize-lane
 # the longest first (-j2 fills the other core with the short ones)
 TESTS_SAN = test-fixtures test-native-sanitize-fixtures test-wasm test-cli \

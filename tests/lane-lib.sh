@@ -8,7 +8,8 @@
 #                         suites give `run --native` and `build` (native-test, cap-test)
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
 #   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
-#   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test)
+#   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test;
+#                         $LANE_INTERP_BIN, when set, runs a run/ fixture's interpreter side)
 #   lane_sanitize_env     ASan+UBSan and the runtime's leak check for the native lane
 #   expected_native LINE  the one mapping table from the interpreter's status
 #                         lines to the native exit status and first stderr line
@@ -81,6 +82,7 @@ lane_steps() {
 # native lane's compiler).  Uses $f, $bin, $tmp (tests/lib.sh) and $lane_root,
 # the working directory the suite started in.
 lane_fixture() {
+	lb=${lane_bin:-$bin}
 	o=$1 e=$2
 	shift 2
 	input=/dev/null
@@ -88,10 +90,23 @@ lane_fixture() {
 	case $f in
 	tests/fixtures/run/sandbox/*)
 		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
-		(cd "$tmp/box" && env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$bin" run "$@" "$lane_root/$f") \
+		(cd "$tmp/box" && env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$lb" run "$@" "$lane_root/$f") \
 			> "$o" 2> "$e" < "$input" ;;
 	*)
-		env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$bin" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+		env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$lb" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+	esac
+}
+
+# lane_interp_bin: sets $lane_bin, the binary lane_fixture runs, for the
+# interpreter's side of fixture $f: $LANE_INTERP_BIN for a tests/fixtures/run/
+# fixture when it is set, else $bin.  The sanitizer lane sets it to the plain
+# build: its fixture suite runs every run/ fixture in the interpreter under
+# ASan already (tests/runner/runner.c, same stdin, same step budget), so the
+# differential spends its sanitized processes on the lane it tests.
+lane_interp_bin() {
+	lane_bin=
+	case $f in
+	tests/fixtures/run/*) lane_bin=${LANE_INTERP_BIN:-} ;;
 	esac
 }
 
@@ -103,9 +118,11 @@ lane_fixture() {
 # diagnostics); 0 to compare (a run/ fixture may expect a diagnostic: a
 # refused route, T273).
 lane_interp() {
+	lane_interp_bin
 	# shellcheck disable=SC2046 # empty, or `--max-steps N`
 	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
 	ist=$?
+	lane_bin=
 	iline=$(head -n 1 "$tmp/ie")
 	case $iline in
 	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
@@ -182,7 +199,9 @@ lane_compare() {
 # them: `  contract: <phase> <clause> in <function>`, `  arguments: …`.
 contract_detail_agrees() {
 	# needs the caller's `lane` function and $tmp
+	lane_interp_bin
 	lane "$tmp/jo" "$tmp/je" --json
+	lane_bin=
 	awk '{
 		i = index($0, "\"failure\":{")
 		if (!i)

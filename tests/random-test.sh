@@ -11,7 +11,8 @@
 #      the exit status with the table tests/native-test.sh uses
 #      (tests/lane-lib.sh);
 #   3. compiles the C of `semaprax build --target c` with clang (when present
-#      and $CC is not clang, whose `run --native` already did it) under
+#      and $CC is not clang, whose `run --native` already did it, and not
+#      under --sanitize) under
 #      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
 #      object code).
 #      on a contract failure, the native report's detail lines must equal
@@ -63,6 +64,9 @@ if command -v clang >/dev/null 2>&1; then clang_ok=1; fi
 # under CC=clang, `run --native` already compiled the same C with clang -std=c11
 # -Wall -Wextra -Werror (src/emit_c/cc.c): step 3 would repeat it
 case ${cc%% *} in clang | clang-* | */clang | */clang-*) clang_ok=0 ;; esac
+# under --sanitize (the sanitizer lane) too: the C is the one `run --native`
+# just compiled, and a clang lane compiles its own programs with -Werror
+[ "$sanitize" -eq 1 ] && clang_ok=0
 
 agreed=0 refused=0
 wasm_n=${RANDOM_WASM_N:-40}
