@@ -272,6 +272,10 @@ $(SCALE): tools/bench_scale.c
 RANDOM_N      ?= 300
 RANDOM_SEED   ?= 1
 RANDOM_N_SAN  ?= 60
+# RANDOM_CLANG=0: no clang -fsyntax-only pass over each program's C when CC is
+# not clang (.ci/run's gcc lane: its clang lane compiles 200 programs of its
+# own with clang -Werror)
+RANDOM_CLANG  ?= 1
 
 # `make test` is one target per suite, so `make -j2 test` runs two suites at
 # once (each suite's own steps stay in order; every suite works in its own
@@ -355,7 +359,7 @@ test-web: $(BIN)
 test-browser: $(BIN)
 	sh tests/browser-test.sh $(BIN)
 test-random: $(BIN) $(PROGEN)
-	CC="$(CC)" sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED)
+	CC="$(CC)" RANDOM_CLANG=$(RANDOM_CLANG) sh tests/random-test.sh $(BIN) $(RANDOM_N) $(RANDOM_SEED)
 test-fixtures: $(BIN) $(RUNNER) $(GEN)/.stamp
 	$(RUNNER) --bin $(BIN) $(FIXTURES) $(GEN)
 
@@ -402,20 +406,26 @@ SAN_UB    = -fsanitize-undefined-trap-on-error
 # same checks.
 SAN_LINK  = -no-pie $(if $(findstring clang,$(CC)),,-static-libasan -static-libubsan)
 FIXSWEEP_SAMPLE_SAN ?= 40
+SAN_STACK ?= 2
 # ($(MAKE) must stand in the recipe itself, not inside a variable: only then
 # does the sub-make share the jobserver, -j2, instead of running alone at -j1)
 SAN_VARS  = BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LINK)" GEN_CPU_LIMIT=10 \
 	RANDOM_SEED=$$(($(RANDOM_N) + 1)) FIXSWEEP_SAMPLE=$(FIXSWEEP_SAMPLE_SAN) FIXSWEEP_PER_OP=0
-# malloc_context_size=5: an allocation's stack is recorded 5 frames deep (30
-# by default) in reports; every allocation stores one, ~7% of the lane's CPU.
-# LANE_INTERP_BIN: the plain semaprax runs the interpreter's side of the
-# native and Wasm differentials for run/ fixtures, which test-fixtures runs in
-# the interpreter under ASan here already (tests/lane-lib.sh lane_interp_bin).
+# malloc_context_size=$(SAN_STACK): an allocation's stack is recorded 2 frames
+# deep (30 by default; the allocator's caller) in reports: each distinct stack
+# goes into a 4 MB hash table at a page of its own, and 30 frames cost ~16% of
+# the lane's CPU, 5 frames ~9%.  The same errors are found; `make
+# test-sanitize SAN_STACK=30` reports full allocation stacks.
+# PLAIN_BIN: the plain semaprax is the oracle of the lane's differentials,
+# where test-fixtures already runs the same command under ASan: the
+# interpreter's side of the native and Wasm differentials for run/ fixtures
+# (tests/lane-lib.sh lane_interp_bin) and the service's `check --json`
+# (tests/service/client.py cli_check).
 test-sanitize: $(BIN)
 	$(MAKE) $(SAN_VARS) test-tools
-	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=5 \
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=$(SAN_STACK) SAN_STACK=$(SAN_STACK) \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
-	LANE_INTERP_BIN=$(abspath $(BIN)) \
+	PLAIN_BIN=$(abspath $(BIN)) \
 	$(MAKE) $(SAN_VARS) test-sanitize-lane
 # the longest first (-j2 fills the other core with the short ones)
 TESTS_SAN = test-fixtures test-native-sanitize-fixtures test-wasm test-cli \

@@ -329,10 +329,10 @@ i=0
 # 200 runs, and more (up to 600) while fewer than 50 died of the signal: on a
 # loaded machine the measured duration can overstate a later run's, so fewer
 # kill moments land inside a run (48 of 200 once, under clang UBSan).  Under
-# the sanitizers half as many: most of a run there is ASan's start and leak
+# the sanitizers a quarter: most of a run there is ASan's start and leak
 # check, the signal paths are the plain lanes' to judge.
-runs=200 want=50
-t_asan && runs=100 want=25
+runs=200 want=50 hruns=60
+t_asan && runs=50 want=12 hruns=20
 while [ $i -lt $runs ] || { [ "$kills" -lt $want ] && [ $i -lt $((runs * 3)) ]; }; do
 	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
 	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
@@ -349,15 +349,16 @@ while [ $i -lt $runs ] || { [ "$kills" -lt $want ] && [ $i -lt $((runs * 3)) ]; 
 	i=$((i + 1))
 done
 if [ "$kills" -ge $want ]; then ok; else bad "interrupted fmt: only $kills of $i runs died of the signal"; fi
-# The same for a hard-linked file (rewritten in place after a staged backup): 60 runs.
+# The same for a hard-linked file (rewritten in place after a staged backup): 60 runs
+# (20 under the sanitizers).
 i=0
-while [ $i -lt 60 ]; do
+while [ $i -lt $hruns ]; do
 	rm -f "$tmp/kill/k.spx" "$tmp/kill/k2.spx"
 	cp "$tmp/kill/orig" "$tmp/kill/k.spx"
 	ln "$tmp/kill/k.spx" "$tmp/kill/k2.spx"
 	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
 	pid=$!
-	us=$((i * 7919 % 60 * dur / 48))
+	us=$((i * 7919 % hruns * dur * 5 / (hruns * 4)))
 	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
 	kill -s TERM $pid 2>/dev/null
 	wait $pid 2>/dev/null

@@ -9,7 +9,7 @@
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
 #   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
 #   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test;
-#                         $LANE_INTERP_BIN, when set, runs a run/ fixture's interpreter side)
+#                         $PLAIN_BIN, when set, runs a run/ fixture's interpreter side)
 #   lane_sanitize_env     ASan+UBSan and the runtime's leak check for the native lane
 #   expected_native LINE  the one mapping table from the interpreter's status
 #                         lines to the native exit status and first stderr line
@@ -98,7 +98,7 @@ lane_fixture() {
 }
 
 # lane_interp_bin: sets $lane_bin, the binary lane_fixture runs, for the
-# interpreter's side of fixture $f: $LANE_INTERP_BIN for a tests/fixtures/run/
+# interpreter's side of fixture $f: $PLAIN_BIN for a tests/fixtures/run/
 # fixture when it is set, else $bin.  The sanitizer lane sets it to the plain
 # build: its fixture suite runs every run/ fixture in the interpreter under
 # ASan already (tests/runner/runner.c, same stdin, same step budget), so the
@@ -106,7 +106,7 @@ lane_fixture() {
 lane_interp_bin() {
 	lane_bin=
 	case $f in
-	tests/fixtures/run/*) lane_bin=${LANE_INTERP_BIN:-} ;;
+	tests/fixtures/run/*) lane_bin=${PLAIN_BIN:-} ;;
 	esac
 }
 
@@ -141,9 +141,11 @@ lane_interp() {
 # No -g: it does not change the code gcc or clang generate (only adds debug
 # sections), so the checks are the same; it cost 28% of each compile.  UBSan's
 # reports carry their file:line without it, ASan's stacks name the functions.
+# Allocation stacks are $SAN_STACK frames deep (2 unless set; the Makefile's
+# SAN_STACK says why).
 lane_sanitize_env() {
 	SEMAPRAX_NATIVE_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
-	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99:malloc_context_size=5
+	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99:malloc_context_size=${SAN_STACK:-2}
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
 	# these compilations happen once per run: nothing for tests/cc-cache.sh to share

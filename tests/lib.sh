@@ -73,6 +73,11 @@ t_need() {
 
 t_asan() { [ -n "${ASAN_OPTIONS-}" ]; }
 
+# node reads the whole CA bundle NODE_EXTRA_CA_CERTS names at every start
+# (~80 ms of its ~190 ms where the machine sets it); no suite speaks TLS, and
+# the suites start node ~1,200 times per CI run (run --wasm, the web host)
+unset NODE_EXTRA_CA_CERTS
+
 t_end() {
 	echo "$t_name: $pass checks passed, $fail failed${1:-}"
 	[ "$fail" -eq 0 ]

@@ -12,7 +12,7 @@
 #      (tests/lane-lib.sh);
 #   3. compiles the C of `semaprax build --target c` with clang (when present
 #      and $CC is not clang, whose `run --native` already did it, and not
-#      under --sanitize) under
+#      under --sanitize or RANDOM_CLANG=0) under
 #      -std=c11 -Wall -Wextra -Werror (-fsyntax-only: the warnings need no
 #      object code).
 #      on a contract failure, the native report's detail lines must equal
@@ -67,6 +67,8 @@ case ${cc%% *} in clang | clang-* | */clang | */clang-*) clang_ok=0 ;; esac
 # under --sanitize (the sanitizer lane) too: the C is the one `run --native`
 # just compiled, and a clang lane compiles its own programs with -Werror
 [ "$sanitize" -eq 1 ] && clang_ok=0
+# RANDOM_CLANG=0 (the Makefile's): a clang lane of its own does it
+[ "${RANDOM_CLANG:-1}" = 0 ] && clang_ok=0
 
 agreed=0 refused=0
 wasm_n=${RANDOM_WASM_N:-40}

@@ -42,7 +42,8 @@ export TMPDIR
 for t in session mcp project project_incr lsp edit_bounds tmpdir; do
 	t_py "$dir/$t.py"
 done
-# under the sanitizers every 16th fixture: the sanitized `check` per step is what costs
+# under the sanitizers every 16th fixture: each step is a sanitized refresh
+# (check --json, the oracle, runs in $PLAIN_BIN there: tests/service/client.py)
 every=1
 t_asan && every=16
 t_py "$dir/corpus.py" "${SERVICE_CORPUS:-$dir/../fixtures}" "${SERVICE_CORPUS_EVERY:-$every}"

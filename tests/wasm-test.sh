@@ -18,9 +18,7 @@
 #
 # Every module the lane emits is also built with `build --target wasm`
 # twice: both builds must be byte-identical and pass `wasm-validate` (Debian
-# `wabt`); not in the sanitizer lane (module_ok says why).  There, with
-# LANE_INTERP_BIN set, a run/ fixture's interpreter side runs in the plain
-# build (tests/lane-lib.sh lane_interp_bin).
+# `wabt`).  The sanitizer lane compares modules instead (below, `same`).
 #
 # A W110 refusal ("construct not yet supported by the Wasm lane") counts as
 # refused — except for tests/fixtures/wasm/, written inside the supported
@@ -40,14 +38,8 @@ agreed=0 refused=0 limited=0 validated=0
 lane() {
 	lane_fixture "$@"
 }
-# build twice, byte-identical, valid.  Not under the sanitizers: `run --wasm`
-# has just emitted the same module under ASan; its bytes (valid, the same in
-# every build) are the plain lanes' check, and each sanitized process start
-# costs ~40 ms
-modules=1
-t_asan && modules=0
+# build twice, byte-identical, valid
 module_ok() {
-	[ $modules = 1 ] || return 0
 	rm -f "$tmp/a.wasm" "$tmp/b.wasm"
 	if ! "$bin" build "$f" --target wasm -o "$tmp/a.wasm" > /dev/null 2> "$tmp/be" ||
 	   ! "$bin" build "$f" --target wasm -o "$tmp/b.wasm" > /dev/null 2>> "$tmp/be"; then
@@ -70,6 +62,33 @@ all=0
 if [ $# -eq 0 ]; then
 	all=1
 	set -- tests/fixtures/run/*.spx tests/fixtures/run/sandbox/*.spx tests/fixtures/wasm/*.spx
+fi
+# The sanitizer lane (under ASan, with PLAIN_BIN set): the emitter runs under
+# ASan on every fixture, and its module must be the plain build's byte for
+# byte, with the same status and messages.  The plain lanes run those modules
+# under node against the interpreter, so equal bytes behave alike; the
+# command-line checks below still run `run --wasm` under ASan.
+same=-1
+if t_asan && [ -n "${PLAIN_BIN:-}" ]; then
+	same=0
+	mkdir "$tmp/sa" "$tmp/pa" || exit 1
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		case $f in /*) src=$f ;; *) src=$lane_root/$f ;; esac
+		rm -f "$tmp/sa/m.wasm" "$tmp/pa/m.wasm"
+		(cd "$tmp/sa" && NO_COLOR=1 "$bin" build "$src" --target wasm -o m.wasm) > "$tmp/so" 2> "$tmp/se" < /dev/null
+		sst=$?
+		(cd "$tmp/pa" && NO_COLOR=1 "$PLAIN_BIN" build "$src" --target wasm -o m.wasm) > "$tmp/po" 2> "$tmp/pe" < /dev/null
+		pst=$?
+		if [ "$sst" -ne "$pst" ] || ! cmp -s "$tmp/so" "$tmp/po" || ! cmp -s "$tmp/se" "$tmp/pe"; then
+			disagree "$f" "build --target wasm under ASan: exit $sst '$(head -n 1 "$tmp/se")', the plain build: exit $pst '$(head -n 1 "$tmp/pe")'"
+		elif [ "$sst" -eq 0 ] && ! cmp -s "$tmp/sa/m.wasm" "$tmp/pa/m.wasm"; then
+			disagree "$f" "the module built under ASan differs from the plain build's"
+		else
+			same=$((same + 1))
+		fi
+	done
+	set --
 fi
 for f in "$@"; do
 	[ -f "$f" ] || continue
@@ -341,5 +360,9 @@ SPX
 	fi
 fi
 
-echo "wasm: $agreed agreed, $refused refused (W110), $limited not compared (interpreter limits), $fail disagreed; $([ $modules = 1 ] && echo "$validated modules valid and byte-identical" || echo "modules not built apart (sanitizer lane)")"
+if [ "$same" -ge 0 ]; then
+	echo "wasm: $same fixtures built under ASan as by the plain build (status, messages, module bytes), $fail disagreed"
+else
+	echo "wasm: $agreed agreed, $refused refused (W110), $limited not compared (interpreter limits), $fail disagreed; $validated modules valid and byte-identical"
+fi
 [ "$fail" -eq 0 ]

@@ -64,8 +64,11 @@ class Client:
 
 
 def cli_check(binary, path):
-    """`semaprax check --json`: (diagnostics, revision or None)."""
-    r = subprocess.run([binary, "check", path, "--json"], capture_output=True)
+    """`semaprax check --json`: (diagnostics, revision or None).  The oracle
+    runs in $PLAIN_BIN when set: the sanitizer lane's plain build (its own
+    test-fixtures runs `check` under ASan; here the sanitized binary is the
+    service under test)."""
+    r = subprocess.run([os.environ.get("PLAIN_BIN") or binary, "check", path, "--json"], capture_output=True)
     lines = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
     diags = [l for l in lines if "code" in l]
     status = [l for l in lines if "status" in l]
