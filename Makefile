@@ -157,7 +157,7 @@ help:
 	@echo "make lint       include direction, file sizes, module prefixes (docs/ARCHITECTURE.md)"
 	@echo "make test-sanitize   every suite with semaprax under ASan+UBSan; the native lane's programs under them too"
 	@echo "make test-cc    the suites a C compiler choice can change (.ci/run's clang lane: make test-cc CC=clang)"
-	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 60 random) under ASan+UBSan and its leak check"
+	@echo "make test-native-sanitize   the native lane's generated programs (fixtures, 40 random) under ASan+UBSan and its leak check"
 	@echo "make bless      rewrite snapshot files (never markers)"
 	@echo "make bench      front-end and check throughput and memory, the interpreter beside Lua 5.4, native beside C, Wasm beside native"
 	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
@@ -271,9 +271,9 @@ $(SCALE): tools/bench_scale.c
 # range: new programs.
 RANDOM_N      ?= 300
 RANDOM_SEED   ?= 1
-RANDOM_N_SAN  ?= 60
+RANDOM_N_SAN  ?= 40
 # RANDOM_CLANG=0: no clang -fsyntax-only pass over each program's C when CC is
-# not clang (.ci/run's gcc lane: its clang lane compiles 200 programs of its
+# not clang (.ci/run's gcc lane: its clang lane compiles 150 programs of its
 # own with clang -Werror)
 RANDOM_CLANG  ?= 1
 
@@ -395,7 +395,8 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined $(SAN_UB) -fno-omit-frame-pointe
 # runtime: the same checks, without the 8.5 MB of per-site report data that
 # every process start maps and LeakSanitizer scans at exit (~25% of the lane).
 # A trap fails the suite like a report; `make test-sanitize SAN_UB=` rebuilds
-# with UBSan's full reports to read one.
+# with UBSan's full reports to read one.  The native lane's programs get the
+# same flag there (tests/lane-lib.sh lane_sanitize_env).
 SAN_UB    = -fsanitize-undefined-trap-on-error
 # The sanitized executables are linked position-dependent with the sanitizer
 # runtimes inside (gcc's -static-libasan/-static-libubsan; clang links them
@@ -423,7 +424,7 @@ SAN_VARS  = BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LI
 # (tests/service/client.py cli_check).
 test-sanitize: $(BIN)
 	$(MAKE) $(SAN_VARS) test-tools
-	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=$(SAN_STACK) SAN_STACK=$(SAN_STACK) \
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:malloc_context_size=$(SAN_STACK) SAN_STACK=$(SAN_STACK) SAN_UB="$(SAN_UB)" \
 	UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
 	PLAIN_BIN=$(abspath $(BIN)) \
 	$(MAKE) $(SAN_VARS) test-sanitize-lane

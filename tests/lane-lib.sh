@@ -142,9 +142,11 @@ lane_interp() {
 # sections), so the checks are the same; it cost 28% of each compile.  UBSan's
 # reports carry their file:line without it, ASan's stacks name the functions.
 # Allocation stacks are $SAN_STACK frames deep (2 unless set; the Makefile's
-# SAN_STACK says why).
+# SAN_STACK says why); $SAN_UB is added to the flags (make test-sanitize sets
+# it to the Makefile's: UBSan traps, a SIGILL instead of a report; 17% less
+# compile and link per program).
 lane_sanitize_env() {
-	SEMAPRAX_NATIVE_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS"
+	SEMAPRAX_NATIVE_CFLAGS="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DSPX_CHECK_LEAKS${SAN_UB:+ $SAN_UB}"
 	ASAN_OPTIONS=abort_on_error=0:detect_leaks=1:exitcode=99:malloc_context_size=${SAN_STACK:-2}
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	export SEMAPRAX_NATIVE_CFLAGS ASAN_OPTIONS UBSAN_OPTIONS
