@@ -41,7 +41,7 @@ LIBOBJS := $(filter-out $(BUILD)/obj/cli/%,$(OBJS))
 BIN      = $(BUILD)/semaprax
 RUNNER   = $(BUILD)/spx-test
 
-.PHONY: bench-service all lint test test-sanitize test-sanitize-lane test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run fuzz-manifest docs clean help bench-cli bench-agent
+.PHONY: bench-gen bench-service all lint test test-sanitize test-sanitize-lane test-native-sanitize test-native-sanitize-fixtures test-native-sanitize-random bless bench bench-interp bench-scale fuzz fuzz-check fuzz-run fuzz-manifest docs clean help bench-cli bench-agent
 
 all: $(BIN)
 
@@ -163,6 +163,7 @@ help:
 	@echo "make bench-cli  whole-process time and peak RSS of parse/check/fmt --check (48k and 20 lines)"
 	@echo "make bench-agent    bytes and lexical units of graph/context/query answers, graph/context time and RSS (2,000 functions)"
 	@echo "make bench-interp   only the interpreter benchmarks (needs lua5.4 for the ratios)"
+	@echo "make bench-gen  each generated stress fixture's check within 0.5 s of user CPU (make test guards 2 s)"
 	@echo "make bench-native   only the native lane beside hand-written C (same \$$CC -O2)"
 	@echo "make bench-wasm     the Wasm lane under node beside the native lane: time ratios, module vs stripped executable size"
 	@echo "make bench-project  project check at 20..200 modules x 50 functions: time, RSS, growth (fails > 13x)"
@@ -253,10 +254,15 @@ $(GEN)/.stamp: tests/gen-fixtures.sh
 	sh tests/gen-fixtures.sh $(GEN)
 	@touch $@
 
-# The generated fixtures' CPU budget: each `check` within GEN_CPU_LIMIT seconds
-# of user CPU (not wall time, so a loaded CI machine does not fail it;
-# test-sanitize raises it for the ASan/UBSan slowdown).  tools/bench_scale.c.
+# The generated fixtures' CPU budget (issue 11: each `check` under 0.5 s of
+# user CPU): `make bench` (bench-gen) holds them to GEN_CPU_LIMIT; `make test`
+# (test-scale) to GEN_CPU_TEST, four times that, a guard against super-linear
+# work (minutes, once).  The budget itself is a performance target, measured
+# by make bench and not by a timed test: on a loaded CI machine the 100,000
+# functions' 0.45 s once took 0.54 s of user CPU.  test-sanitize raises the
+# guard for the ASan/UBSan slowdown.  tools/bench_scale.c.
 GEN_CPU_LIMIT ?= 0.5
+GEN_CPU_TEST  ?= 2
 SCALE         = $(BUILD)/bench_scale
 
 $(SCALE): tools/bench_scale.c
@@ -327,7 +333,7 @@ test-install: $(BIN)
 test-unit: $(UNIT)
 	$(UNIT)
 test-scale: $(BIN) $(SCALE) $(GEN)/.stamp
-	$(SCALE) --fixtures --limit $(GEN_CPU_LIMIT) $(BIN) $(GEN)
+	$(SCALE) --fixtures --limit $(GEN_CPU_TEST) $(BIN) $(GEN)
 test-cli: $(BIN)
 	sh tests/cli-test.sh $(BIN)
 test-patch: $(BIN)
@@ -410,7 +416,7 @@ FIXSWEEP_SAMPLE_SAN ?= 40
 SAN_STACK ?= 2
 # ($(MAKE) must stand in the recipe itself, not inside a variable: only then
 # does the sub-make share the jobserver, -j2, instead of running alone at -j1)
-SAN_VARS  = BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LINK)" GEN_CPU_LIMIT=10 \
+SAN_VARS  = BUILD=build-san CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS) $(SAN_LINK)" GEN_CPU_TEST=10 \
 	RANDOM_SEED=$$(($(RANDOM_N) + 1)) FIXSWEEP_SAMPLE=$(FIXSWEEP_SAMPLE_SAN) FIXSWEEP_PER_OP=0
 # malloc_context_size=$(SAN_STACK): an allocation's stack is recorded 2 frames
 # deep (30 by default; the allocator's caller) in reports: each distinct stack
@@ -467,7 +473,7 @@ $(BUILD)/bench/gen-%.spx: $(BENCH_GEN)
 	@mkdir -p $(BUILD)/bench
 	$(BENCH_GEN) $* > $@
 
-bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale bench-service bench-project $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
+bench: bench-cli bench-agent bench-interp bench-native bench-wasm bench-scale bench-gen bench-service bench-project $(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx $(BUILD)/bench/gen-$(BENCH_SMALL).spx
 	$(BENCH_DRIVER) $(BUILD)/bench/gen-$(BENCH_LINES).spx
 	$(BENCH_DRIVER) --scale $(BUILD)/bench/gen-$(BENCH_SMALL).spx $(BUILD)/bench/gen-$(BENCH_LINES).spx
 
@@ -493,6 +499,10 @@ bench-service: $(BIN)
 
 bench-scale: $(BIN) $(SCALE)
 	$(SCALE) --runs $(BENCH_SCALE_RUNS) --dir $(BUILD)/bench/scale $(BIN)
+# `make bench-gen`: each generated stress fixture's `check` within GEN_CPU_LIMIT
+# seconds of user CPU (the issue's 0.5 s; run on an idle machine)
+bench-gen: $(BIN) $(SCALE) $(GEN)/.stamp
+	$(SCALE) --fixtures --limit $(GEN_CPU_LIMIT) $(BIN) $(GEN)
 
 
 # `make bench-project` (tools/bench_project.c): whole-process `check` of
