@@ -97,17 +97,21 @@ lane_fixture() {
 	esac
 }
 
-# lane_interp_bin: sets $lane_bin, the binary lane_fixture runs, for the
-# interpreter's side of fixture $f: $PLAIN_BIN for a tests/fixtures/run/
-# fixture when it is set, else $bin.  The sanitizer lane sets it to the plain
+# lane_interp_run OUT ERR ARG…: the caller's `lane` for the interpreter's side
+# of fixture $f, run by $PLAIN_BIN for a tests/fixtures/run/ fixture when it is
+# set, else by $bin ($lane_bin, which lane_fixture reads).  The sanitizer lane sets it to the plain
 # build: its fixture suite runs every run/ fixture in the interpreter under
 # ASan already (tests/runner/runner.c, same stdin, same step budget), so the
 # differential spends its sanitized processes on the lane it tests.
-lane_interp_bin() {
+lane_interp_run() {
 	lane_bin=
 	case $f in
 	tests/fixtures/run/*) lane_bin=${PLAIN_BIN:-} ;;
 	esac
+	lane "$@"
+	_lst=$?
+	lane_bin=
+	return $_lst
 }
 
 # lane_interp OWN: the interpreter's run of fixture $f (lane_fixture, with its
@@ -118,11 +122,9 @@ lane_interp_bin() {
 # diagnostics); 0 to compare (a run/ fixture may expect a diagnostic: a
 # refused route, T273).
 lane_interp() {
-	lane_interp_bin
 	# shellcheck disable=SC2046 # empty, or `--max-steps N`
-	lane "$tmp/io" "$tmp/ie" $(lane_steps "$f")
+	lane_interp_run "$tmp/io" "$tmp/ie" $(lane_steps "$f")
 	ist=$?
-	lane_bin=
 	iline=$(head -n 1 "$tmp/ie")
 	case $iline in
 	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
@@ -203,9 +205,7 @@ lane_compare() {
 # them: `  contract: <phase> <clause> in <function>`, `  arguments: …`.
 contract_detail_agrees() {
 	# needs the caller's `lane` function and $tmp
-	lane_interp_bin
-	lane "$tmp/jo" "$tmp/je" --json
-	lane_bin=
+	lane_interp_run "$tmp/jo" "$tmp/je" --json
 	awk '{
 		i = index($0, "\"failure\":{")
 		if (!i)

@@ -602,7 +602,7 @@ dispatch(int argc, char **argv)
  * reported, and each exit costs ~1,000 fewer page faults (the scan read the
  * runtime's 4.4 MB stack depot page by page).  The standard streams get
  * static buffers, so no block of libc's is held by a global alone.
- * LSAN_OPTIONS still overrides.  docs/DECISIONS.md "lsan42".
+ * LSAN_OPTIONS still overrides.  docs/DECISIONS.md "ci42".
  */
 const char *__lsan_default_options(void);
 const char *
