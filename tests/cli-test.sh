@@ -1419,6 +1419,123 @@ has "$tmp/compound.spx" "x = x + g(1 - 2);" "compound fix: a call operand stays 
 expect 0 "run of the fixed compound assignments" -- "$bin" run "$tmp/compound.spx"
 if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments print $(cat "$tmp/out"), wanted 24"; fi
 
+# --json of patch, impact, review and fix (docs/PATCH.md "Machine-readable
+# refusals"): a refusal prints exactly `check --json` diagnostic lines on stdout
+# (nothing on stderr) and leaves the file byte-identical; a success prints one
+# semaprax.patch-result.v1 / semaprax.fix-result.v1 object (patch, fix) or the
+# report it printed before (impact, review); exit statuses as without --json.
+# jdiags FILE CODE WHAT: every line of FILE a diagnostic object with check
+# --json's keys in check's order, and one of them CODE.
+jdiags() {
+	if python3 -c '
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode().splitlines()
+assert lines, "no line"
+for l in lines:
+	d = json.loads(l)
+	assert list(d) == ["code", "severity", "message", "path", "location", "help"], l
+	assert d["location"] is None or list(d["location"]) == ["line", "column", "start", "end"], l
+assert any(json.loads(l)["code"] == sys.argv[2] for l in lines), lines
+' "$1" "$2"; then ok; else bad "$3: not check --json lines with $2: $(head -c 300 "$1")"; fi
+}
+# jresult FILE WHAT PYTHON-CONDITION: FILE is one JSON object o for which the condition holds
+jresult() {
+	if python3 -c '
+import json, sys
+lines = open(sys.argv[1], "rb").read().decode().splitlines()
+assert len(lines) == 1, lines
+o = json.loads(lines[0])
+assert eval(sys.argv[2]), o
+' "$1" "$3" "${4-}"; then ok; else bad "$2: $(head -c 300 "$1")"; fi
+}
+mkdir -p "$tmp/pj"
+cp tests/fixtures/patch/v4.spx "$tmp/pj/v4.spx"
+cp "$tmp/pj/v4.spx" "$tmp/pj/v4.before"
+expect 0 "check of the patch --json file" -- "$bin" check "$tmp/pj/v4.spx" --json
+pjrev=$(sed 's/.*"revision":"\([^"]*\)".*/\1/' "$tmp/out")
+printf 'schema semaprax.semantic-patch.v4\nbase sha256:%064d\nadd-clause function v4.offset requires with x > 5\n' 0 > "$tmp/pj/stale.spatch"
+printf 'schema semaprax.semantic-patch.v4\nbase %s\nadd-clause function v4.nope requires with x > 5\n' "$pjrev" > "$tmp/pj/unknown.spatch"
+printf 'schema semaprax.semantic-patch.v4\nbase %s\nreplace-body function v4.offset with true\n' "$pjrev" > "$tmp/pj/breaks.spatch"
+printf 'schema semaprax.semantic-patch.v4\nbase %s\nadd-clause function v4.offset requires with x > 5\n' "$pjrev" > "$tmp/pj/good.spatch"
+for c in "patch stale SPX-G409" "patch unknown SPX-G404" "patch breaks SPX-T103" "patch missing SPX-I202" \
+    "impact stale SPX-G409" "impact unknown SPX-G404" "review stale SPX-G409" "review unknown SPX-G404" "review breaks SPX-T103"; do
+	set -- $c
+	expect 1 "$1 --json, $2" -- "$bin" "$1" --json "$tmp/pj/v4.spx" "$tmp/pj/$2.spatch"
+	jdiags "$tmp/out" "$3" "$1 --json, $2"
+	empty "$tmp/err" "$1 --json, $2: stderr"
+	if cmp -s "$tmp/pj/v4.spx" "$tmp/pj/v4.before"; then ok; else bad "$1 --json, $2: the file changed"; fi
+done
+cp "$tmp/out" "$tmp/pj/refusal1"
+expect 1 "review --json, breaks, again" -- "$bin" review "$tmp/pj/v4.spx" "$tmp/pj/breaks.spatch" --json
+if cmp -s "$tmp/out" "$tmp/pj/refusal1"; then ok; else bad "review --json refusal differs between two runs"; fi
+# --json after the operands too; a second --json is a usage error
+expect 1 "patch --json last, stale" -- "$bin" patch "$tmp/pj/v4.spx" "$tmp/pj/stale.spatch" --json
+jdiags "$tmp/out" SPX-G409 "patch --json last"
+expect 2 "patch --json twice" -- "$bin" patch --json "$tmp/pj/v4.spx" "$tmp/pj/stale.spatch" --json
+# impact and review succeed with the same report as without --json
+for c in impact review; do
+	expect 0 "$c of the good patch" -- "$bin" "$c" "$tmp/pj/v4.spx" "$tmp/pj/good.spatch"
+	cp "$tmp/out" "$tmp/pj/$c.plain"
+	expect 0 "$c --json of the good patch" -- "$bin" "$c" "$tmp/pj/v4.spx" "$tmp/pj/good.spatch" --json
+	if cmp -s "$tmp/out" "$tmp/pj/$c.plain"; then ok; else bad "$c --json: the report differs from $c's"; fi
+done
+expect 0 "patch --json --dry-run" -- "$bin" patch "$tmp/pj/v4.spx" "$tmp/pj/good.spatch" --dry-run --json
+jresult "$tmp/out" "patch --json --dry-run" 'list(o) == ["schema","status","path","base_revision","revision","project","modules","diff"] and o["schema"] == "semaprax.patch-result.v1" and o["status"] == "dry_run" and o["project"] is None and o["modules"] == [] and "+    requires x > 5" in o["diff"]'
+cp "$tmp/out" "$tmp/pj/dry1"
+expect 0 "patch --json --dry-run again" -- "$bin" patch --dry-run --json "$tmp/pj/v4.spx" "$tmp/pj/good.spatch"
+if cmp -s "$tmp/out" "$tmp/pj/dry1"; then ok; else bad "patch --json --dry-run differs between two runs"; fi
+if cmp -s "$tmp/pj/v4.spx" "$tmp/pj/v4.before"; then ok; else bad "patch --json --dry-run wrote the file"; fi
+expect 0 "patch --json" -- "$bin" patch --json "$tmp/pj/v4.spx" "$tmp/pj/good.spatch"
+jresult "$tmp/out" "patch --json" 'o["status"] == "applied" and o["base_revision"] == sys.argv[3].split()[0] and o["diff"] is None' "$pjrev"
+newrev=$(sed 's/.*"revision":"\([^"]*\)","project".*/\1/' "$tmp/out")
+expect 0 "check of the patched file" -- "$bin" check "$tmp/pj/v4.spx"
+has "$tmp/out" "($newrev)" "patch --json: its revision is the one check prints"
+# a second apply of the same patch is now stale (G409), and changes nothing
+cp "$tmp/pj/v4.spx" "$tmp/pj/v4.after"
+expect 1 "patch --json, the applied patch again" -- "$bin" patch --json "$tmp/pj/v4.spx" "$tmp/pj/good.spatch"
+jdiags "$tmp/out" SPX-G409 "patch --json, the applied patch again"
+if cmp -s "$tmp/pj/v4.spx" "$tmp/pj/v4.after"; then ok; else bad "a stale patch --json changed the file"; fi
+# the project forms: a transaction's dry run, apply, then stale (G527) for patch and review
+cp -R tests/project/impact-module-importers "$tmp/pjx"
+cp "$tmp/pjx/src/core.spx" "$tmp/pjx-core.before"
+expect 0 "patch <project> --json --dry-run" -- in_dir "$tmp/pjx" "$bin" patch --json . change.json --dry-run
+jresult "$tmp/out" "patch <project> --json --dry-run" 'o["status"] == "dry_run" and o["project"]["name"] == "geom" and o["revision"] == o["project"]["revision"] and [m["module"] for m in o["modules"]] == ["geom.core"] and o["diff"].startswith("--- a/src/core.spx")'
+expect 0 "review <project> --json" -- in_dir "$tmp/pjx" "$bin" review . change.json --json
+has "$tmp/out" '"schema":"semaprax.project-semantic-review.c1"' "review <project> --json: the report"
+expect 0 "patch <project> --json" -- in_dir "$tmp/pjx" "$bin" patch . change.json --json
+jresult "$tmp/out" "patch <project> --json" 'o["status"] == "applied" and o["modules"][0]["path"] == "src/core.spx" and o["modules"][0]["revision"] != o["modules"][0]["base_revision"]'
+cp "$tmp/pjx/src/core.spx" "$tmp/pjx-core.after"
+for c in patch review; do
+	expect 1 "$c <project> --json, stale" -- in_dir "$tmp/pjx" "$bin" "$c" . change.json --json
+	jdiags "$tmp/out" SPX-G527 "$c <project> --json, stale"
+	empty "$tmp/err" "$c <project> --json, stale: stderr"
+done
+if cmp -s "$tmp/pjx/src/core.spx" "$tmp/pjx-core.after"; then ok; else bad "a stale transaction changed the module"; fi
+# a module file of the project: stale against the module's new revision
+expect 1 "patch <module> --json, stale" -- in_dir "$tmp/pjx" "$bin" patch src/core.spx change.spatch --json
+jdiags "$tmp/out" SPX-G409 "patch <module> --json, stale"
+# fix --json: a fix the project refuses prints its diagnostics only; a fix prints the result
+cp -R tests/project/fix-module-refused "$tmp/fjx"
+cp "$tmp/fjx/src/core.spx" "$tmp/fjx-core"
+expect 1 "fix --json, refused by the project" -- in_dir "$tmp/fjx" "$bin" fix --json src/core.spx
+jdiags "$tmp/out" SPX-T202 "fix --json, refused by the project"
+empty "$tmp/err" "fix --json, refused: stderr"
+if cmp -s "$tmp/fjx/src/core.spx" "$tmp/fjx-core"; then ok; else bad "a refused fix --json changed the module"; fi
+sed 's/steps += step;/steps += 1;/' "$tmp/fjx-core" > "$tmp/fjx/src/core.spx"
+expect 0 "fix --json --dry-run" -- in_dir "$tmp/fjx" "$bin" fix src/core.spx --dry-run --json
+jresult "$tmp/out" "fix --json --dry-run" 'list(o) == ["schema","status","path","code","fixed","remaining_errors","revision","project","diff"] and o["schema"] == "semaprax.fix-result.v1" and o["status"] == "dry_run" and o["fixed"] == 1 and "+    steps = steps + 1;" in o["diff"]'
+expect 0 "fix --json" -- in_dir "$tmp/fjx" "$bin" fix src/core.spx --json
+jresult "$tmp/out" "fix --json" 'o["status"] == "applied" and o["fixed"] == 1 and o["remaining_errors"] == 0 and o["project"]["name"] == "geom" and o["diff"] is None'
+expect 0 "fix --json, nothing left" -- in_dir "$tmp/fjx" "$bin" fix src/core.spx --json
+jresult "$tmp/out" "fix --json, nothing left" 'o["status"] == "no_fixes" and o["fixed"] == 0 and o["revision"].startswith("sha256:")'
+# a lone file the fixes leave with errors: written, the errors as lines, then the result (exit 1)
+printf 'module t;\n\n@id("app.main")\nfn main() -> i64\n{\n    let mut x = 10;\n    x -= 3 - 1;\n    y\n}\n' > "$tmp/fjx1.spx"
+expect 1 "fix --json, errors remain" -- "$bin" fix --json "$tmp/fjx1.spx"
+head -n -1 "$tmp/out" > "$tmp/fjx1.diags"
+tail -n 1 "$tmp/out" > "$tmp/fjx1.result"
+jdiags "$tmp/fjx1.diags" SPX-T202 "fix --json, errors remain: the errors"
+jresult "$tmp/fjx1.result" "fix --json, errors remain: the result" 'o["status"] == "applied" and o["fixed"] == 1 and o["remaining_errors"] == 1 and o["revision"] is None'
+
 # Machine-applicable fixes (tests/fixtures/syntax/fixes/NAME.spx): `fix` gives
 # exactly NAME.fixed and exit 0 (the fixed program verifies, so the fix added
 # no diagnostic), with no warning; a second `fix` finds nothing and leaves the
@@ -1620,10 +1737,10 @@ lock     --write,--verify,--emit-interface     --manifest-path,--compare,--compa
 serve    --mcp                                 --manifest-path                  --max-message-bytes
 fmt      --check,--stdout,--json               --manifest-path,--manifest       -
 parse    --json,--dump-ast                     -                                -
-patch    --dry-run                             -                                -
-impact   -                                     -                                --depth,--max-bytes,--max-nodes
-review   --evidence                            -                                -
-fix      --dry-run                             -                                --code
+patch    --dry-run,--json                      -                                -
+impact   --json                                -                                --depth,--max-bytes,--max-nodes
+review   --evidence,--json                     -                                -
+fix      --dry-run,--json                      -                                --code
 repairs  -                                     -                                -
 repair   -                                     -                                --persistent-id
 registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity

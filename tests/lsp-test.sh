@@ -23,6 +23,10 @@
 #   rename_local.py  rename of a local by scope (tests/lsp/locals.spx): the
 #               binding and its uses only, sibling scopes apart, `{ x }`
 #               shorthands kept, captures and clashes refused
+#   prepare_rename.py  prepareRename: the name's range and text where rename
+#               would succeed (a local, a function, a field, a case), null on a
+#               keyword, a literal, a builtin, a compiler-owned name or `main`; a
+#               project's alias; a sweep agreeing with rename at random positions
 #   walk.py     find references through every expression, pattern and type
 #               shape (src/service/lsp_walk.c), by stable identity
 #   hostile.py  LSP_HOSTILE_N (20,000) malformed or hostile messages
@@ -43,6 +47,7 @@ SPX_SERVICE_VERIFY_PROJECT=1 t_py "$dir/project.py"
 t_py "$dir/project_edge.py"
 t_py "$dir/line_ends.py"
 t_py "$dir/rename_local.py"
+t_py "$dir/prepare_rename.py"
 t_py "$dir/walk.py"
 t_py "$dir/hostile.py" "${LSP_HOSTILE_N:-20000}"
 t_py "$dir/fuzz.py" "${LSP_FUZZ_N:-3000}" 21

@@ -50,7 +50,7 @@ cli_patch_read(const char *path, size_t *len, bool transaction)
 		Diag *d = diag_report(&s, DIAG_I202, NULL, "cannot read semantic %s: %s", transaction ? "transaction" : "patch", why);
 		if (transaction)
 			diag_set_help(d, "pass a readable semantic transaction, a JSON file (docs/PATCH.md)");
-		diag_emit_all(&s, false);
+		cli_emit_diags(&s);
 		diag_free(&s);
 		free(text);
 		text = NULL;
@@ -276,10 +276,12 @@ cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSin
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
-		fputs("semantic patch result does not verify; ", stderr);
-		cli_put_visible(stderr, path);
-		fputs(" is unchanged:\n", stderr);
-		diag_emit_all(&C->diags, false);
+		if (!cli_diag_json) {
+			fputs("semantic patch result does not verify; ", stderr);
+			cli_put_visible(stderr, path);
+			fputs(" is unchanged:\n", stderr);
+		}
+		cli_emit_diags(&C->diags);
 		return false;
 	}
 	return cli_patch_accept(sp, plan, L, C, pd);
@@ -335,6 +337,7 @@ typedef struct PatchRun {
 	char *ptext;
 	size_t plen;
 	DiagSink pd;          /* the patch file's diagnostics */
+	bool pd_shown;        /* … printed (run_flush) */
 	SPatch sp;
 	char *manifest;       /* the project that lists path (cli_patch_manifest), or NULL */
 	ProjectPatch *pp;     /* … its verified project and candidate */
@@ -481,17 +484,26 @@ run_candidate(PatchRun *r)
 		return true;
 	}
 	if (!driver_program_load_file(&r->P, r->path, &r->L, SESSION_CHECK_HIR)) {
-		diag_emit_all(&r->L->diags, false);
+		cli_emit_diags(&r->L->diags);
 		return false;
 	}
 	return cli_patch_make_candidate(r->L, r->path, &r->sp, &r->pd, &r->plan, &r->C, &r->cand, &r->clen);
+}
+
+/* Prints the patch diagnostics (warnings, on success) before the result. */
+static void
+run_flush(PatchRun *r)
+{
+	if (!r->pd_shown)
+		cli_emit_diags(&r->pd);
+	r->pd_shown = true;
 }
 
 /* Prints the patch diagnostics and releases everything. */
 static void
 run_close(PatchRun *r)
 {
-	diag_emit_all(&r->pd, false);
+	run_flush(r);
 	free(r->nodes);
 	if (r->g)
 		graph_model_free(r->g);
@@ -510,26 +522,83 @@ run_close(PatchRun *r)
 
 /* ---- patch ---- */
 
+void
+cli_patch_result(Buf *b, bool dry, const char *path, const char *base, const char *revision, const char *project, const char *project_rev,
+    const PatchResultModule *mods, int nmods, const Buf *diff)
+{
+	buf_printf(b, "{\"schema\":\"semaprax.patch-result.v1\",\"status\":\"%s\",\"path\":", dry ? "dry_run" : "applied");
+	json_cstr(b, path);
+	buf_puts(b, ",\"base_revision\":");
+	json_cstr(b, base);
+	buf_puts(b, ",\"revision\":");
+	json_cstr(b, revision);
+	buf_puts(b, ",\"project\":");
+	if (project) {
+		buf_puts(b, "{\"name\":");
+		json_cstr(b, project);
+		buf_puts(b, ",\"revision\":");
+		json_cstr(b, project_rev);
+		buf_putc(b, '}');
+	} else {
+		buf_puts(b, "null");
+	}
+	buf_puts(b, ",\"modules\":[");
+	for (int i = 0; i < nmods; i++) {
+		buf_puts(b, i ? ",{\"module\":" : "{\"module\":");
+		json_cstr(b, mods[i].module);
+		buf_puts(b, ",\"path\":");
+		json_cstr(b, mods[i].path);
+		buf_puts(b, ",\"base_revision\":");
+		json_cstr(b, mods[i].base);
+		buf_puts(b, ",\"revision\":");
+		json_cstr(b, mods[i].revision);
+		buf_putc(b, '}');
+	}
+	buf_puts(b, "],\"diff\":");
+	if (dry)
+		json_str(b, diff && diff->data ? diff->data : "", diff ? diff->len : 0);
+	else
+		buf_puts(b, "null");
+	buf_puts(b, "}\n");
+}
+
+/* patch --json: the result object of a file (alone or a project module). */
+static void
+file_result(Buf *b, PatchRun *r, bool dry, const Buf *diff)
+{
+	const ProjectPatch *pp = r->pp;
+	PatchResultModule m = { NULL, NULL, NULL, NULL };
+	if (pp)
+		m = (PatchResultModule){ pp->pj.P.mods[pp->mod]->name, r->L->diags.path, r->L->revision, r->Cand->revision };
+	cli_patch_result(b, dry, r->path, r->L->revision, r->Cand->revision, pp ? pp->pj.man.name : NULL, pp ? pp->C.revision : NULL, &m,
+	    pp ? 1 : 0, diff);
+}
+
+#define PATCH_GRAMMAR "patch requires exactly <file> <patch.spatch> [--dry-run] [--json], or <project> <transaction.json> [--dry-run] [--json]"
+
 int
 cli_cmd_patch(int argc, char **argv)
 {
 	const char *path = NULL, *patch_path = NULL;
-	bool dry = false;
+	bool dry = false, json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--dry-run") == 0 && !dry)
 			dry = true;
+		else if (strcmp(a, "--json") == 0 && !json)
+			json = true;
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_option_error("patch", a, NULL, (const char *const[]){ "--dry-run", NULL });
+			return cli_option_error("patch", a, NULL, (const char *const[]){ "--dry-run", "--json", NULL });
 		else if (!path)
 			path = a;
 		else if (!patch_path)
 			patch_path = a;
 		else
-			return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run], or <project> <transaction.json> [--dry-run]");
+			return cli_usage("patch", PATCH_GRAMMAR);
 	}
 	if (!patch_path)
-		return cli_usage("patch", "patch requires exactly <file> <patch.spatch> [--dry-run], or <project> <transaction.json> [--dry-run]");
+		return cli_usage("patch", PATCH_GRAMMAR);
+	cli_diag_json = json;
 	char *manifest = project_manifest_for(path, NULL);
 	if (manifest) {
 		/* a project (its directory or semaprax.toml): a transaction */
@@ -553,13 +622,20 @@ cli_cmd_patch(int argc, char **argv)
 		goto out;
 	Session *L = r.L;
 	if (dry) {
-		Buf b = {0};
-		cli_patch_unified_diff(&b, path, L->src, L->len, r.cand, r.clen, &r.plan);
-		buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.Cand->revision);
-		if (r.pp)
-			buf_printf(&b, "project %s would be %s\n", r.pp->pj.man.name, r.pp->C.revision);
+		Buf b = {0}, d = {0};
+		cli_patch_unified_diff(&d, path, L->src, L->len, r.cand, r.clen, &r.plan);
+		if (json) {
+			file_result(&b, &r, true, &d);
+		} else {
+			buf_put(&b, d.data ? d.data : "", d.len);
+			buf_printf(&b, "dry run: graph would be %s; nothing was written\n", r.Cand->revision);
+			if (r.pp)
+				buf_printf(&b, "project %s would be %s\n", r.pp->pj.man.name, r.pp->C.revision);
+		}
+		run_flush(&r);
 		fwrite(b.data, 1, b.len, stdout);
 		buf_free(&b);
+		buf_free(&d);
 		status = EXIT_OK;
 		goto out;
 	}
@@ -572,9 +648,17 @@ cli_cmd_patch(int argc, char **argv)
 	}
 	if (!cli_fmt_write(&target, L->src, L->len, r.cand, r.clen))
 		goto out;
-	printf("applied semantic patch; graph is now %s\n", r.Cand->revision);
-	if (r.pp)
-		printf("project %s is now %s\n", r.pp->pj.man.name, r.pp->C.revision);
+	run_flush(&r);
+	if (json) {
+		Buf b = {0};
+		file_result(&b, &r, false, NULL);
+		fwrite(b.data, 1, b.len, stdout);
+		buf_free(&b);
+	} else {
+		printf("applied semantic patch; graph is now %s\n", r.Cand->revision);
+		if (r.pp)
+			printf("project %s is now %s\n", r.pp->pj.man.name, r.pp->C.revision);
+	}
 	status = EXIT_OK;
 out:
 	run_close(&r);
@@ -702,16 +786,20 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	return n;
 }
 
-#define IMPACT_GRAMMAR "impact requires exactly <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]"
+#define IMPACT_GRAMMAR "impact requires exactly <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N] [--json]"
 
 int
 cli_cmd_impact(int argc, char **argv)
 {
 	const char *path = NULL, *patch_path = NULL;
 	ImpactQuery q = { 1, 65536, 256 };
-	bool seen[3] = { false, false, false };
+	bool seen[3] = { false, false, false }, json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		if (strcmp(a, "--json") == 0 && !json) {
+			json = true;
+			continue;
+		}
 		int o = strcmp(a, "--depth") == 0 ? 0 : strcmp(a, "--max-bytes") == 0 ? 1 : strcmp(a, "--max-nodes") == 0 ? 2 : -1;
 		if (o < 0) {
 			if (a[0] == '-' && a[1] != '\0')
@@ -746,6 +834,7 @@ cli_cmd_impact(int argc, char **argv)
 	}
 	if (!patch_path)
 		return cli_usage("impact", IMPACT_GRAMMAR);
+	cli_diag_json = json;   /* the report is JSON already: the refusals become JSON too */
 
 	PatchRun r;
 	if (!run_open(&r, path, patch_path))
@@ -763,6 +852,7 @@ cli_cmd_impact(int argc, char **argv)
 	    r.pp ? x.data : NULL, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
+	run_flush(&r);
 	fwrite(b.data, 1, b.len, stdout);
 	status = EXIT_OK;
 out:
@@ -870,25 +960,40 @@ out:
 	return ok;
 }
 
+#define REVIEW_GRAMMAR "review requires exactly <file> <patch.spatch> [--json], or <project> <transaction.json> [--evidence] [--json]"
+
 int
 cli_cmd_review(int argc, char **argv)
 {
-	if (argc >= 3 && argv[1][0] != '-') {
-		char *manifest = project_manifest_for(argv[1], NULL);
-		if (manifest) {
-			bool evidence = argc == 4 && strcmp(argv[3], "--evidence") == 0;
-			if ((argc != 3 && !evidence) || argv[2][0] == '-') {
-				free(manifest);
-				return cli_usage("review", "review requires exactly <project> <transaction.json> [--evidence]");
-			}
-			int st = cli_patch_review_project(manifest, argv[2], evidence);
-			free(manifest);
-			return st;
-		}
+	const char *path = NULL, *patch_path = NULL;
+	bool evidence = false, json = false;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--json") == 0 && !json)
+			json = true;
+		else if (strcmp(a, "--evidence") == 0 && !evidence)
+			evidence = true;
+		else if (a[0] == '-' && a[1] != '\0')
+			return cli_option_error("review", a, NULL, (const char *const[]){ "--evidence", "--json", NULL });
+		else if (!path)
+			path = a;
+		else if (!patch_path)
+			patch_path = a;
+		else
+			return cli_usage("review", REVIEW_GRAMMAR);
 	}
-	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-')
-		return cli_usage("review", "review requires exactly <file> <patch.spatch>, or <project> <transaction.json> [--evidence]");
-	const char *path = argv[1], *patch_path = argv[2];
+	if (!patch_path)
+		return cli_usage("review", REVIEW_GRAMMAR);
+	char *manifest = project_manifest_for(path, NULL);
+	if (manifest) {
+		cli_diag_json = json;
+		int st = cli_patch_review_project(manifest, patch_path, evidence);
+		free(manifest);
+		return st;
+	}
+	if (evidence)
+		return cli_usage("review", REVIEW_GRAMMAR);   /* --evidence is the transaction form's */
+	cli_diag_json = json;
 	PatchRun r;
 	if (!run_open(&r, path, patch_path))
 		return EXIT_FAIL;
@@ -898,6 +1003,7 @@ cli_cmd_review(int argc, char **argv)
 	    !cli_patch_review_report(&b, r.L, r.Cand, &r.sp, &r.plan, r.ptext, r.plen, &r.pd))
 		goto out;
 	buf_putc(&b, '\n');
+	run_flush(&r);
 	fwrite(b.data, 1, b.len, stdout);
 	status = EXIT_OK;
 out:

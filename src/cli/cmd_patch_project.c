@@ -63,7 +63,7 @@ tx_fail(const char *path, int code, const char *fmt, const char *arg)
 	if (code != DIAG_G526)
 		diag_set_help(d, code == DIAG_G527 ? "derive the transaction again from the project as `semaprax check <project>` prints it"
 		    : "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
-	diag_emit_all(&s, false);
+	cli_emit_diags(&s);
 	diag_free(&s);
 	return EXIT_FAIL;
 }
@@ -274,14 +274,31 @@ candidate_project(Program *C, DiagSink *cd, const Project *pj, const TxOp *ops, 
 static void
 emit_candidate(const Program *C, const DiagSink *cd, const char *head)
 {
-	if (head)
+	if (head && !cli_diag_json)
 		fputs(head, stderr);
-	diag_emit_all(cd, false);
+	cli_emit_diags(cd);
 	for (int m = 0; m < C->nmods; m++)
-		diag_emit_all(&C->mods[m]->s.diags, false);
+		cli_emit_diags(&C->mods[m]->s.diags);
 }
 
 enum { TX_REVIEW, TX_APPLY, TX_DRY };
+
+/* patch --json: the transaction's `semaprax.patch-result.v1` (diff: the
+ * diffs of a dry run, else NULL), printed. */
+static void
+tx_result(const Project *pj, const Program *C, const TxOp *ops, int nops, const Buf *diff)
+{
+	PatchResultModule *m = spx_xcalloc((size_t)nops, sizeof *m);
+	for (int i = 0; i < nops; i++) {
+		const ProgModule *pm = pj->P.mods[ops[i].mod];
+		m[i] = (PatchResultModule){ pm->name, pm->s.diags.path, pm->s.revision, C->mods[driver_program_find(C, pm->name)]->s.revision };
+	}
+	Buf b = {0};
+	cli_patch_result(&b, diff != NULL, pj->manifest_path, pj->P.revision, C->revision, pj->man.name, C->revision, m, nops, diff);
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
+	free(m);
+}
 
 /* After the candidate project C verified: each operation accepted, then the
  * diffs (dry) or the commit of every changed module. */
@@ -299,7 +316,7 @@ tx_apply(const Project *pj, Program *C, TxOp *ops, int nops, bool dry)
 		}
 		ModuleId cm = driver_program_find(C, pm->name);
 		bool good = cli_patch_accept(&o->sp, &o->plan, &pj->P.mods[o->mod]->s, &C->mods[cm]->s, &o->pd);
-		diag_emit_all(&o->pd, false);
+		cli_emit_diags(&o->pd);
 		if (!good)
 			return false;
 	}
@@ -309,8 +326,12 @@ tx_apply(const Project *pj, Program *C, TxOp *ops, int nops, bool dry)
 			const Session *L = &pj->P.mods[ops[i].mod]->s;
 			cli_patch_unified_diff(&b, L->diags.path, L->src, L->len, ops[i].cand, ops[i].clen, &ops[i].plan);
 		}
-		buf_printf(&b, "dry run: project %s would be %s; nothing was written\n", pj->man.name, C->revision);
-		fwrite(b.data, 1, b.len, stdout);
+		if (cli_diag_json) {
+			tx_result(pj, C, ops, nops, &b);
+		} else {
+			buf_printf(&b, "dry run: project %s would be %s; nothing was written\n", pj->man.name, C->revision);
+			fwrite(b.data, 1, b.len, stdout);
+		}
 		buf_free(&b);
 		return true;
 	}
@@ -323,6 +344,10 @@ tx_apply(const Project *pj, Program *C, TxOp *ops, int nops, bool dry)
 	free(w);
 	if (!ok)
 		return false;
+	if (cli_diag_json) {
+		tx_result(pj, C, ops, nops, NULL);
+		return true;
+	}
 	printf("applied semantic transaction to %d module%s; project %s is now %s\n", nops, nops == 1 ? "" : "s", pj->man.name, C->revision);
 	for (int i = 0; i < nops; i++) {
 		const char *name = pj->P.mods[ops[i].mod]->name;
@@ -371,7 +396,7 @@ project_tx(const char *manifest, const char *tx_path, int mode, bool evidence)
 			    mode == TX_REVIEW ? "review" : "patch");
 		else
 			diag_set_help(d, "write {\"schema\":\"" TRANSACTION_SCHEMA "\",\"expected_workspace_revision\":…,\"operations\":[…],\"requested_authority\":\"none\"} (docs/PATCH.md)");
-		diag_emit_all(&sk, false);
+		cli_emit_diags(&sk);
 		diag_free(&sk);
 		status = EXIT_FAIL;
 		goto out;
@@ -389,7 +414,7 @@ project_tx(const char *manifest, const char *tx_path, int mode, bool evidence)
 		goto out;
 	}
 	if (!project_check(&pj, manifest) || !project_lower(&pj)) {
-		project_emit_diags(&pj, false);
+		project_emit_diags(&pj, cli_diag_json);
 		goto out;
 	}
 	const char *expected = json_string_value(json_object_get(root, "expected_workspace_revision"));
@@ -433,7 +458,7 @@ project_tx(const char *manifest, const char *tx_path, int mode, bool evidence)
 		    patch_plan(&o->sp, L->m, L->S, L->H, L->src, L->len, L->revision, &o->pd, &o->plan);
 		if (ok)
 			o->cand = patch_apply(L->src, L->len, &o->plan, &o->clen);
-		diag_emit_all(&o->pd, false);
+		cli_emit_diags(&o->pd);
 	}
 	if (!ok)
 		goto out;
@@ -460,7 +485,7 @@ project_tx(const char *manifest, const char *tx_path, int mode, bool evidence)
 		Session *Cs = &C.mods[cm]->s;
 		Buf r = {0};
 		bool good = patch_same_meaning(&o->sp, &o->plan, L->S, Cs->S, &o->pd) && cli_patch_review_report(&r, L, Cs, &o->sp, &o->plan, o->text, o->len, &o->pd);
-		diag_emit_all(&o->pd, false);
+		cli_emit_diags(&o->pd);
 		if (!good) {
 			buf_free(&r);
 			goto out;
@@ -536,16 +561,18 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 		 * A nearest manifest that does not read claims the file (as in the
 		 * LSP server): which files it means is unknown, so the file is not
 		 * taken alone either. */
-		fputs("the nearest manifest ", stderr);
-		cli_put_visible(stderr, manifest);
-		fputs(" does not load, so ", stderr);
-		cli_put_visible(stderr, path);
-		fputs(" is not taken alone; nothing was changed:\n", stderr);
-		project_emit_diags(&pp->pj, false);
+		if (!cli_diag_json) {
+			fputs("the nearest manifest ", stderr);
+			cli_put_visible(stderr, manifest);
+			fputs(" does not load, so ", stderr);
+			cli_put_visible(stderr, path);
+			fputs(" is not taken alone; nothing was changed:\n", stderr);
+		}
+		project_emit_diags(&pp->pj, cli_diag_json);
 		return false;
 	}
 	if (!pp->verified && need_verified) {
-		project_emit_diags(&pp->pj, false);
+		project_emit_diags(&pp->pj, cli_diag_json);
 		return false;
 	}
 	/* the module whose source is the file (the manifest listed it) */
@@ -553,7 +580,7 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 		if (project_same_file(pp->pj.P.mods[m]->s.diags.path, path))
 			pp->mod = (ModuleId)m;
 	if (pp->mod == DRIVER_NO_MODULE && !pp->verified) {
-		project_emit_diags(&pp->pj, false);
+		project_emit_diags(&pp->pj, cli_diag_json);
 		return false;
 	}
 	if (pp->mod == DRIVER_NO_MODULE) {
@@ -567,7 +594,7 @@ cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *path,
 	}
 	pp->L = &pp->pj.P.mods[pp->mod]->s;
 	if (!pp->L->src) {
-		project_emit_diags(&pp->pj, false);
+		project_emit_diags(&pp->pj, cli_diag_json);
 		return false;
 	}
 	return true;

@@ -75,7 +75,7 @@ over_limit(const char *path, const char *fmt, long long have, long long bound)
 	diag_init(&s, path, NULL, 0);
 	Diag *d = diag_report(&s, DIAG_R101, NULL, fmt, have, bound);
 	diag_set_help(d, "a diagnostic repair covers a program within its fixed limits; give the function its @id by hand");
-	diag_emit_all(&s, false);
+	cli_emit_diags(&s);
 	diag_free(&s);
 	return false;
 }
@@ -206,7 +206,7 @@ repair_load(RepairSrc *s)
 	} else {
 		driver_program_load_file(&s->P, s->path, &s->L, SESSION_CHECK_HIR);
 		if (s->L->diags.errors) {
-			diag_emit_all(&s->L->diags, false);
+			cli_emit_diags(&s->L->diags);
 			return false;
 		}
 	}
@@ -214,7 +214,7 @@ repair_load(RepairSrc *s)
 		DiagSink d;
 		diag_init(&d, s->path, NULL, 0);
 		diag_report(&d, DIAG_R101, NULL, "the source is larger than the repair bound of %d bytes", REPAIR_MAX_SOURCE);
-		diag_emit_all(&d, false);
+		cli_emit_diags(&d);
 		diag_free(&d);
 		return false;
 	}
@@ -234,7 +234,7 @@ no_repair(const char *path, const char *where, const char *fmt, const char *arg,
 	if (d && automatic)
 		diag_set_help(d, "`semaprax query %s` lists each automatic identity as `auto:<module>.<name>`; "
 		    "pass one of those to `semaprax repairs %s assign-function-id`", where, path);
-	diag_emit_all(&s, false);
+	cli_emit_diags(&s);
 	diag_free(&s);
 	return EXIT_FAIL;
 }
@@ -378,7 +378,7 @@ cli_cmd_repair(int argc, char **argv)
 		DiagSink s;
 		diag_init(&s, path, NULL, 0);
 		diag_report(&s, DIAG_R102, NULL, "invalid persistent id `%s`: %s", pid, why);
-		diag_emit_all(&s, false);
+		cli_emit_diags(&s);
 		diag_free(&s);
 		goto out;
 	}
@@ -411,7 +411,7 @@ cli_cmd_repair(int argc, char **argv)
 	buf_free(&head);
 	buf_free(&tail);
 out:
-	diag_emit_all(&pd, false);
+	cli_emit_diags(&pd);
 	patch_plan_free(&plan);
 	free(cand);
 	patch_free(&sp);
@@ -913,32 +913,71 @@ fix_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, cons
 	free(B.len);
 }
 
+/* fix --json: the `semaprax.fix-result.v1` object (docs/PATCH.md),
+ * printed.  status: applied, dry_run or no_fixes; revision and the
+ * project's NULL when the result does not verify; diff: a dry run's. */
+static void
+fix_result(const char *status, const char *path, int code, int fixed, int errors, const char *revision, const char *project,
+    const char *project_rev, const Buf *diff)
+{
+	Buf b = {0};
+	buf_printf(&b, "{\"schema\":\"semaprax.fix-result.v1\",\"status\":\"%s\",\"path\":", status);
+	json_cstr(&b, path);
+	buf_puts(&b, ",\"code\":");
+	json_cstr(&b, code >= 0 ? diag_info[code].code : NULL);
+	buf_printf(&b, ",\"fixed\":%d,\"remaining_errors\":%d,\"revision\":", fixed, errors);
+	json_cstr(&b, revision);
+	buf_puts(&b, ",\"project\":");
+	if (project) {
+		buf_puts(&b, "{\"name\":");
+		json_cstr(&b, project);
+		buf_puts(&b, ",\"revision\":");
+		json_cstr(&b, project_rev);
+		buf_putc(&b, '}');
+	} else {
+		buf_puts(&b, "null");
+	}
+	buf_puts(&b, ",\"diff\":");
+	if (diff)
+		json_str(&b, diff->data ? diff->data : "", diff->len);
+	else
+		buf_puts(&b, "null");
+	buf_puts(&b, "}\n");
+	fwrite(b.data, 1, b.len, stdout);
+	buf_free(&b);
+}
+
+#define FIX_GRAMMAR "fix requires exactly <file> [--code SPX-…] [--dry-run] [--json]"
+
 int
 cli_cmd_fix(int argc, char **argv)
 {
 	const char *path = NULL, *code_arg = NULL;
-	bool dry = false;
+	bool dry = false, json = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		if (strcmp(a, "--dry-run") == 0 && !dry)
 			dry = true;
+		else if (strcmp(a, "--json") == 0 && !json)
+			json = true;
 		else if (strcmp(a, "--code") == 0 && !code_arg && i + 1 < argc)
 			code_arg = argv[++i];
 		else if (a[0] == '-' && a[1] != '\0')
-			return cli_option_error("fix", a, (const char *const[]){ "--code", NULL }, (const char *const[]){ "--dry-run", NULL });
+			return cli_option_error("fix", a, (const char *const[]){ "--code", NULL }, (const char *const[]){ "--dry-run", "--json", NULL });
 		else if (!path)
 			path = a;
 		else
-			return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
+			return cli_usage("fix", FIX_GRAMMAR);
 	}
 	if (!path)
-		return cli_usage("fix", "fix requires exactly <file> [--code SPX-…] [--dry-run]");
+		return cli_usage("fix", FIX_GRAMMAR);
 	int code = code_arg ? diag_lookup(code_arg) : -1;   /* also `P106`, `spx-P106` */
 	if (code_arg && code < 0)
 		return cli_usage("fix", "`%s` is not a diagnostic code (write e.g. `--code SPX-P104`)", code_arg);
 	if (code_arg && strncmp(code_arg, "SPX-", 4) != 0)   /* the code it names, spelled canonically */
 		return cli_usage("fix", "`%s` is not how a diagnostic code is written: write `--code %s`", code_arg, diag_info[code].code);
 
+	cli_diag_json = json;
 	int status = EXIT_FAIL;
 	FmtTarget target;
 	memset(&target, 0, sizeof target);
@@ -964,20 +1003,29 @@ cli_cmd_fix(int argc, char **argv)
 	} else {
 		driver_program_load_file(&rs.P, path, &L, SESSION_CHECK);
 		if (!L->src) {
-			diag_emit_all(&L->diags, false);
+			cli_emit_diags(&L->diags);
 			goto out;
 		}
 	}
 	fix_rounds(&f, L);
 	if (f.nfixed == 0) {
 		if (manifest)
-			project_emit_diags(&pp->pj, false);
+			project_emit_diags(&pp->pj, cli_diag_json);
 		else
-			diag_emit_all(&L->diags, false);
-		printf("no machine-applicable fixes%s%s in ", code_arg ? " for " : "", code_arg ? code_arg : "");
-		cli_put_visible(stdout, path);   /* an operand's control bytes as \xNN */
-		putchar('\n');
-		status = (manifest ? pp->verified : L->diags.errors == 0) ? EXIT_OK : EXIT_FAIL;
+			cli_emit_diags(&L->diags);
+		bool good = manifest ? pp->verified : L->diags.errors == 0;
+		if (json) {
+			int errors = manifest ? pp->pj.diags.errors : L->diags.errors;
+			for (int m = 0; manifest && m < pp->pj.P.nmods; m++)
+				errors += pp->pj.P.mods[m]->s.diags.errors;
+			fix_result("no_fixes", path, code, 0, errors, good ? L->revision : NULL, manifest ? pp->pj.man.name : NULL,
+			    manifest && good ? pp->pj.P.revision : NULL, NULL);
+		} else {
+			printf("no machine-applicable fixes%s%s in ", code_arg ? " for " : "", code_arg ? code_arg : "");
+			cli_put_visible(stdout, path);   /* an operand's control bytes as \xNN */
+			putchar('\n');
+		}
+		status = good ? EXIT_OK : EXIT_FAIL;
 		goto out;
 	}
 	if (manifest && !f.verified) {
@@ -995,17 +1043,19 @@ cli_cmd_fix(int argc, char **argv)
 		 * never a half-fixed file that does not (the fixed text's errors shown).
 		 * `--code X` asks for X's fixes alone: other codes' syntax errors may
 		 * stay, not one of X's. */
-		diag_emit_all(&f.C.diags, false);
-		printf("the fixes of %d diagnostic%s leave ", f.nfixed, f.nfixed == 1 ? "" : "s");
-		cli_put_visible(stdout, path);
-		printf(" with syntax errors; it is unchanged\n");
+		cli_emit_diags(&f.C.diags);
+		if (!json) {
+			printf("the fixes of %d diagnostic%s leave ", f.nfixed, f.nfixed == 1 ? "" : "s");
+			cli_put_visible(stdout, path);
+			printf(" with syntax errors; it is unchanged\n");
+		}
 		goto out;
 	}
+	Buf diff = {0};
 	if (dry) {
-		Buf b = {0};
-		fix_unified_diff(&b, path, L->src, L->len, f.cand, f.clen);
-		fwrite(b.data, 1, b.len, stdout);
-		buf_free(&b);
+		fix_unified_diff(&diff, path, L->src, L->len, f.cand, f.clen);
+		if (!json)
+			fwrite(diff.data, 1, diff.len, stdout);
 	} else {
 		/* as patch: the project's manifest and other modules unchanged too,
 		 * checked right before the commit */
@@ -1017,9 +1067,19 @@ cli_cmd_fix(int argc, char **argv)
 			goto out;
 	}
 	if (!f.verified)
-		diag_emit_all(&f.C.diags, false);
+		cli_emit_diags(&f.C.diags);
 	const char *did = dry ? "would fix" : "fixed";
 	int n = f.nfixed;
+	if (json) {
+		/* a project module is written only verified (above) */
+		fix_result(dry ? "dry_run" : "applied", path, code, n, f.verified ? 0 : f.C.diags.errors,
+		    !f.verified ? NULL : manifest ? pp->Cs->revision : f.C.revision, manifest ? pp->pj.man.name : NULL,
+		    manifest ? pp->C.revision : NULL, dry ? &diff : NULL);
+		buf_free(&diff);
+		status = f.verified ? EXIT_OK : EXIT_FAIL;
+		goto out;
+	}
+	buf_free(&diff);
 	if (f.verified)
 		printf("%s %d diagnostic%s; graph %s %s\n", did, n, n == 1 ? "" : "s", dry ? "would be" : "is now",
 		    manifest ? pp->Cs->revision : f.C.revision);

@@ -64,8 +64,16 @@ cli_report_shown(DiagCode code, const char *path, const char *shown, const char 
 	Diag *d = diag_report(&s, code, NULL, "%s", msg);
 	if (d && help)
 		diag_set_help(d, "%s", help);
-	diag_emit_all(&s, false);
+	diag_emit_all(&s, cli_diag_json);
 	diag_free(&s);
+}
+
+bool cli_diag_json = false;
+
+void
+cli_emit_diags(const DiagSink *s)
+{
+	diag_emit_all(s, cli_diag_json);
 }
 
 void

@@ -80,14 +80,16 @@ const CliCommand cli_commands[] = {
 	  "  what a diagnostic code means and its default fix; `explain --catalog` prints the\n"
 	  "  whole register as Markdown (docs/diagnostics.md); `explain --register` as a register\n"
 	  "  for register checks (`{ \"tokens\": [...] }`, lifted reference codes retired).\n" },
-	{ "fix", cli_cmd_fix, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax fix <file> [--code SPX-...] [--dry-run]\n"
+	{ "fix", cli_cmd_fix, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax fix <file> [--code SPX-...] [--dry-run] [--json]\n"
 	  "  applies the machine-applicable fixes the diagnostics carry (`check --json` lists\n"
 	  "  them; --code keeps one code's), atomically, then verifies the result: prints\n"
 	  "  `fixed N diagnostics; graph is now <revision>`, or the diagnostics that remain\n"
 	  "  (exit 1).  A result no better than the file is not written.  --dry-run prints the\n"
 	  "  unified diff and writes nothing.  A file the nearest semaprax.toml lists is fixed\n"
 	  "  as that module of its project: written only when the whole project then verifies\n"
-	  "  (else its diagnostics, exit 1), and the project's new revision is printed too.\n" },
+	  "  (else its diagnostics, exit 1), and the project's new revision is printed too.\n"
+	  "  --json prints every diagnostic as a `check --json` line and the outcome as one\n"
+	  "  `semaprax.fix-result.v1` object (docs/PATCH.md); exit statuses are unchanged.\n" },
 	{ "fmt", cli_cmd_fmt, CLI_PATHS | CLI_TOML, "semaprax fmt [<file|dir|semaprax.toml>|--manifest-path <p>] [--check|--stdout] [--json]\n"
 	  "semaprax fmt --manifest <semaprax.toml> [--check] [--json]\n"
 	  "  rewrites each .spx file canonically (atomically; a file that fails to parse is left\n"
@@ -115,13 +117,14 @@ const CliCommand cli_commands[] = {
 	  "  library (std/): its modules, one module's functions, or one function's header,\n"
 	  "  contracts, effects, doc and `use` line; a compiler-owned function's name (`vec_push`)\n"
 	  "  gives its signature and effects (it needs no import).\n" },
-	{ "impact", cli_cmd_impact, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N]\n"
+	{ "impact", cli_cmd_impact, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax impact <file> <patch.spatch> [--depth N] [--max-bytes N] [--max-nodes N] [--json]\n"
 	  "  previews a v1/v2/v4 semantic patch without writing: the `semaprax.semantic-impact.v1`\n"
 	  "  report (base and candidate revisions, operations, changes with the declarations\n"
 	  "  whose source they touch, affected functions by reverse call depth).  Bounds: depth\n"
 	  "  0..1024 (1), bytes 1024..16777216 (65536), nodes 1..65536 (256).  A module of a\n"
 	  "  project (a file the nearest semaprax.toml lists) is previewed within its project,\n"
-	  "  and `cross_module_callers` lists the other modules' direct callers.\n" },
+	  "  and `cross_module_callers` lists the other modules' direct callers.  --json prints a\n"
+	  "  refusal's diagnostics as `check --json` lines on stdout.\n" },
 	{ "interpret", cli_cmd_interpret, CLI_PATHS, "semaprax interpret <file> --function <name|stable-id> [--arg <scalar literal>]... [--max-bytes N]\n"
 	  "  verifies the file, then runs ONE function selected by name or stable id with one\n"
 	  "  --arg per parameter (`7` is i64; `7i32`, `7u8`, `7usize`, `1.5` (f64), `1.5f32`,\n"
@@ -163,8 +166,8 @@ const CliCommand cli_commands[] = {
 	{ "parse", cli_cmd_parse, CLI_PATHS | CLI_TOML | CLI_ONE_FILE, "semaprax parse <file> [--json] [--dump-ast]\n"
 	  "  lexes and parses one file and reports syntax diagnostics; --dump-ast prints the\n"
 	  "  span-free syntax tree.\n" },
-	{ "patch", cli_cmd_patch, CLI_PATHS | CLI_TOML, "semaprax patch <file> <patch.spatch> [--dry-run]\n"
-	  "semaprax patch <dir|semaprax.toml> <transaction.json> [--dry-run]\n"
+	{ "patch", cli_cmd_patch, CLI_PATHS | CLI_TOML, "semaprax patch <file> <patch.spatch> [--dry-run] [--json]\n"
+	  "semaprax patch <dir|semaprax.toml> <transaction.json> [--dry-run] [--json]\n"
 	  "  applies a semantic patch (`.spatch`, docs/PATCH.md: `base <revision>`, `rename <id>\n"
 	  "  to <name>`, v2 `rename-member`/`rename-case`, v3 `assign-function-id`, v4 body,\n"
 	  "  expression, contract clause, function and parameter-type edits) to the verified file: the\n"
@@ -177,7 +180,10 @@ const CliCommand cli_commands[] = {
 	  "  revision is printed too.  Given a project, it applies a semantic transaction (the\n"
 	  "  JSON `review <project>` takes: one patch per module): planned and verified as one\n"
 	  "  project, then every module it changes is written or none is (a failed write\n"
-	  "  restores the ones before it); --dry-run prints each module's diff.\n" },
+	  "  restores the ones before it); --dry-run prints each module's diff.  --json prints every\n"
+	  "  refusal (G1xx/G4xx/G5xx, the diagnostics of a program that does not verify, I/O) as\n"
+	  "  `check --json` lines on stdout and a success as one `semaprax.patch-result.v1` object\n"
+	  "  (revisions, modules, the diff of a dry run); exit statuses are unchanged.\n" },
 	{ "query", cli_cmd_query, CLI_PATHS | CLI_TOML, "semaprax query <file> [--kind k[,k]] [--name text] [--id prefix] [--effect e] [--calls id] [--called-by id] [--json]\n"
 	  "semaprax query [<dir>|semaprax.toml|--manifest-path <p>] [filters...] [--json]\n"
 	  "  one line per matching declaration: kind, stable id, canonical header.  --name keeps\n"
@@ -208,14 +214,15 @@ const CliCommand cli_commands[] = {
 	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
 	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
 	  "  writes nothing.  A file the nearest semaprax.toml lists is that module of its project.\n" },
-	{ "review", cli_cmd_review, CLI_PATHS | CLI_TOML, "semaprax review <file> <patch.spatch>\n"
-	  "semaprax review <dir|semaprax.toml> <transaction.json> [--evidence]\n"
+	{ "review", cli_cmd_review, CLI_PATHS | CLI_TOML, "semaprax review <file> <patch.spatch> [--json]\n"
+	  "semaprax review <dir|semaprax.toml> <transaction.json> [--evidence] [--json]\n"
 	  "  reviews a semantic patch without writing: the `semaprax.semantic-review.v1` report\n"
 	  "  (sections behavior, api_identity, security_authority, memory_ownership,\n"
 	  "  target_artifact, migration, unsafe, one finding per operation) with the complete\n"
 	  "  impact report (v1/v2/v4) or identity rebase (v3) as evidence.  A bound exceeded is G120.\n"
 	  "  A project reviews a `semaprax.semantic-transaction.c1` document (docs/PATCH.md): each\n"
-	  "  module's patch against the one verified project, with other modules' direct callers.\n" },
+	  "  module's patch against the one verified project, with other modules' direct callers.\n"
+	  "  --json prints a refusal's diagnostics as `check --json` lines on stdout.\n" },
 	{ "run", cli_cmd_run, CLI_PATHS | CLI_TOML, "semaprax run <file> [--json] [--max-steps N] [--max-bytes N] [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --native [--allow-write[=DIR]] [-- <arg>...]\n"
 	  "semaprax run <file> --wasm [--allow-write[=DIR]] [-- <arg>...]\n"

@@ -101,6 +101,21 @@ int cli_patch_apply_project(const char *manifest, const char *tx_path, bool dry)
  * checked with; else I207 (or I101 for a read error), printed, and false. */
 bool cli_patch_project_files_unchanged(const Project *pj);
 
+/* A module a patch result names (cli_patch_result). */
+typedef struct PatchResultModule {
+	const char *module;    /* its dotted name */
+	const char *path;      /* its file, as the project names it */
+	const char *base;      /* its revision before … */
+	const char *revision;  /* … and after the patch */
+} PatchResultModule;
+/* The `semaprax.patch-result.v1` object of `patch --json` (docs/PATCH.md)
+ * and a newline into b: dry for --dry-run (diff: the unified diff), the
+ * operand path with its revision before (base) and after, the project's
+ * name and new revision (project NULL: a file no manifest lists), and the
+ * modules changed (project forms). */
+void cli_patch_result(Buf *b, bool dry, const char *path, const char *base, const char *revision, const char *project,
+    const char *project_rev, const PatchResultModule *mods, int nmods, const Buf *diff);
+
 /* One module file a project transaction writes (cmd_patch_tx.c). */
 typedef struct TxWrite {
 	const char *operand;   /* the module's path as the project names it */

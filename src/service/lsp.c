@@ -701,7 +701,7 @@ initialize_result(Lsp *L, json_t *params, Buf *r)
 		json_array_foreach(encs, i, e)
 			L->utf8 = L->utf8 || (json_is_string(e) && json_string_length(e) == 5 && strcmp(json_string_value(e), "utf-8") == 0);
 	buf_printf(r, "{\"capabilities\":{\"positionEncoding\":\"%s\",\"textDocumentSync\":{\"openClose\":true,\"change\":2},"
-	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":true,",
+	    "\"hoverProvider\":true,\"definitionProvider\":true,\"referencesProvider\":true,\"renameProvider\":{\"prepareProvider\":true},",
 	    L->utf8 ? "utf-8" : "utf-16");
 	buf_puts(r, "\"documentFormattingProvider\":true,\"documentSymbolProvider\":true,"
 	    "\"codeActionProvider\":{\"codeActionKinds\":[\"quickfix\"]},"
@@ -722,6 +722,7 @@ static const struct {
 	{ "textDocument/definition", lsp_definition, true, false },
 	{ "textDocument/references", lsp_references, true, false },
 	{ "textDocument/rename", lsp_rename, true, true },
+	{ "textDocument/prepareRename", lsp_prepare_rename, true, true },
 	{ "textDocument/formatting", lsp_formatting, false, true },
 	{ "textDocument/documentSymbol", lsp_document_symbols, false, false },
 	{ "textDocument/semanticTokens/full", lsp_semantic_tokens, false, false },

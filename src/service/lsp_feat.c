@@ -837,6 +837,108 @@ lsp_rename(LspReq *r, Buf *out)
 	return done;
 }
 
+/* ---- prepareRename: where rename would be planned --------------------------------- */
+
+/* The name prepareRename renames to: rename's refusals that depend on the
+ * new name (a clash, a keyword) are rename's to give, with the name chosen. */
+#define PREPARE_PROBE "zq_prepare_rename_probe"
+
+bool
+lsp_rename_probe(LspRename *rn, const Session *s, const LspOcc *o, const char *rev)
+{
+	memset(rn, 0, sizeof *rn);
+	diag_init(&rn->pd, "<prepareRename>", NULL, 0);
+	if (!o || o->sym < 0 || !lsp_rename_patch(&rn->text, s->S, o, rev, PREPARE_PROBE))
+		return false;
+	rn->pd.src = rn->text.data;
+	rn->pd.src_len = rn->text.len;
+	return patch_parse(&rn->sp, rn->text.data, rn->text.len, &rn->pd) &&
+	    patch_plan(&rn->sp, s->m, s->S, s->H, s->src, s->len, rev, &rn->pd, &rn->plan);
+}
+
+/* A document checked alone: rename's probe planned, and its candidate
+ * verifies and means the same but for the rename (as lsp_rename requires;
+ * renaming `main` is planned but the candidate has no entry point). */
+static bool
+rename_offered(const Session *s, const LspOcc *o, const char *rev, const char *path)
+{
+	LspRename rn;
+	bool ok = lsp_rename_probe(&rn, s, o, rev);
+	if (ok) {
+		size_t clen;
+		char *cand = patch_apply(s->src, s->len, &rn.plan, &clen);
+		Session c;
+		driver_session_init(&c, path);
+		driver_set_source(&c, cand, clen);
+		ok = driver_parse(&c) && driver_check(&c) && patch_same_meaning(&rn.sp, &rn.plan, s->S, c.S, &rn.pd);
+		driver_session_free(&c);
+		free(cand);
+	}
+	lsp_rename_free(&rn);
+	return ok;
+}
+
+bool
+lsp_local_span(const Session *s, uint32_t off, uint32_t *start, uint32_t *end)
+{
+	LspLocals L;
+	int b = lsp_local_binding(s->S, s->m, off, &L);
+	if (b < 0)
+		return false;
+	bool found = false;
+	for (int i = 0; i < L.len && !found; i++)
+		if (L.items[i].binding == b && L.items[i].start <= off && off <= L.items[i].end) {
+			*start = L.items[i].start;
+			*end = L.items[i].end;
+			found = true;
+		}
+	lsp_locals_free(&L);
+	return found;
+}
+
+void
+lsp_put_prepare(Buf *out, const LspDoc *d, const char *src, uint32_t start, uint32_t end)
+{
+	buf_puts(out, "{\"range\":");
+	lsp_put_range(out, d, start, end);
+	buf_puts(out, ",\"placeholder\":");
+	json_str(out, src + start, end - start);
+	buf_putc(out, '}');
+}
+
+/*
+ * textDocument/prepareRename: the range and text of the name at the position
+ * when rename would be planned there (a local by scope; a function, resource,
+ * record or case field or variant case of this program through the patch
+ * engine), else null: a keyword, a literal, a type, a compiler-owned or
+ * builtin name.  A document that does not verify is refused, as rename is.
+ */
+bool
+lsp_prepare_rename(LspReq *r, Buf *out)
+{
+	if (r->doc->proj)
+		return lsp_project_prepare_rename(r, out);
+	Session *s;
+	LspOccs occs;
+	GraphModel *g;
+	const LspOcc *o = occ_find(r, &s, &occs, &g);
+	if (!s)
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the document does not verify: rename needs a verified program");
+	uint32_t start = 0, end = 0;
+	bool ok = (!o || o->sym < 0) && lsp_local_span(s, r->off, &start, &end);
+	if (!ok && o && o->sym >= 0 && rename_offered(s, o, svc_file_revision(&r->doc->file), r->doc->file.path)) {
+		ok = true;
+		start = o->start;
+		end = o->end;
+	}
+	lsp_occs_free(&occs);
+	if (ok)
+		lsp_put_prepare(out, r->doc, s->src, start, end);
+	else
+		buf_puts(out, "null");
+	return true;
+}
+
 /* ---- formatting, symbols, tokens ------------------------------------------------ */
 
 bool

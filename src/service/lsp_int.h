@@ -169,6 +169,17 @@ typedef struct LspRename {
 bool lsp_rename_plan(LspReq *r, LspRename *rn, const Session *s, const LspOcc *o, bool none, bool local, const char *base,
     const char *current, const char *name);
 void lsp_rename_free(LspRename *rn);
+/* textDocument/prepareRename (lsp_feat.c; a project's document: lsp_project.c). */
+bool lsp_prepare_rename(LspReq *r, Buf *out);
+/* The rename of the declaration o of s (at revision rev) to a probe name
+ * no program uses, planned into rn (initialised either way; release with
+ * lsp_rename_free): false when the patch engine refuses it whatever the
+ * name (prepareRename). */
+bool lsp_rename_probe(LspRename *rn, const Session *s, const LspOcc *o, const char *rev);
+/* The local name (binding or use) at off in s: its span; false when none. */
+bool lsp_local_span(const Session *s, uint32_t off, uint32_t *start, uint32_t *end);
+/* prepareRename's answer {range, placeholder}: src[start, end) of d. */
+void lsp_put_prepare(Buf *out, const LspDoc *d, const char *src, uint32_t start, uint32_t end);
 
 /* ---- projects (lsp_project.c): an open file a project's manifest lists is
  * checked as part of its project (the service's per-module product), every
@@ -209,6 +220,7 @@ bool lsp_project_references(LspReq *r, Buf *out);
 bool lsp_local_edits(LspReq *r, const LspLocals *L, int binding, const char *src, const char *name, PatchPlan *plan);
 /* name and rev: the checked params (lsp_rename_params). */
 bool lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out);
+bool lsp_project_prepare_rename(LspReq *r, Buf *out);
 /* The project check's diagnostics of r->doc's module (code actions). */
 const DiagSink *lsp_project_sink(LspReq *r);
 

@@ -799,3 +799,51 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 	lsp_rename_free(&rn);
 	return done;
 }
+
+/* prepareRename in a project (lsp_prepare_rename): a local of the module, or
+ * a declaration whose rename the patch engine would plan in the module that
+ * declares it; the range is the name in the request's document. */
+bool
+lsp_project_prepare_rename(LspReq *r, Buf *out)
+{
+	int k;
+	LspOccs occs;
+	const LspOcc *o;
+	if (!here(r, &k, &occs, &o)) {
+		lsp_occs_free(&occs);
+		return lsp_fail(r, LSP_E_REQUEST_FAILED, "the project does not verify (open documents count with their unsaved text): "
+		    "rename needs a verified program");
+	}
+	LspProj *p = r->doc->proj;
+	Session *ks = &p->pj->P.mods[k]->s;
+	uint32_t start = 0, end = 0;
+	bool ok = (!o || o->sym < 0) && lsp_local_span(ks, r->off, &start, &end);
+	int tk = k;
+	LspOcc t;
+	if (!ok && o && o->sym >= 0 && target(p, k, o, &tk, &t)) {
+		Session *ts = &p->pj->P.mods[tk]->s;
+		driver_program_revision(&p->pj->P);   /* pending after a body re-checked in place */
+		LspRename rn;
+		if (lsp_rename_probe(&rn, ts, &t, ts->revision)) {
+			/* as rename: the candidate project verifies, the module means the same */
+			size_t clen;
+			char *cand = patch_apply(ts->src, ts->len, &rn.plan, &clen);
+			Project c;
+			ModuleId ck = check_candidate(r, p, ts, tk, cand, clen, &c);
+			ok = ck != DRIVER_NO_MODULE && patch_same_meaning(&rn.sp, &rn.plan, ts->S, c.P.mods[ck]->s.S, &rn.pd);
+			project_free(&c);
+			free(cand);
+		}
+		lsp_rename_free(&rn);
+		if (ok) {
+			start = o->start;
+			end = o->end;
+		}
+	}
+	lsp_occs_free(&occs);
+	if (ok)
+		lsp_put_prepare(out, r->doc, ks->src, start, end);
+	else
+		buf_puts(out, "null");
+	return true;
+}

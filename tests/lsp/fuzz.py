@@ -224,9 +224,9 @@ def run():
             continue
         td = {"uri": uri}
         m = rnd.choice(["hover", "definition", "references", "rename", "formatting", "documentSymbol",
-                        "semanticTokens/full", "codeAction", "rename", "references"])
+                        "semanticTokens/full", "codeAction", "rename", "references", "prepareRename"])
         params = {"textDocument": td}
-        if m in ("hover", "definition", "references", "rename"):
+        if m in ("hover", "definition", "references", "rename", "prepareRename"):
             params["position"] = rand_pos(text)
         if m == "references":
             params["context"] = {"includeDeclaration": rnd.random() < 0.5}

@@ -38,7 +38,7 @@ def main():
     c.call("initialize", {"capabilities": {}})
     c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})
     c.note("textDocument/publishDiagnostics")
-    methods = ["textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/rename",
+    methods = ["textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/rename", "textDocument/prepareRename",
                "textDocument/formatting", "textDocument/documentSymbol", "textDocument/semanticTokens/full",
                "textDocument/codeAction", "initialize", "nothing"]
     junk = [None, 1, -1, 2**62, "x", [], {}, True, 1.5, {"line": "1"}, {"line": -5, "character": 0},

@@ -43,9 +43,10 @@ def main():
     caps = init["capabilities"]
     assert caps["positionEncoding"] == "utf-16", caps
     assert caps["textDocumentSync"] == {"openClose": True, "change": 2}, caps
-    for k in ("hoverProvider", "definitionProvider", "referencesProvider", "renameProvider",
+    for k in ("hoverProvider", "definitionProvider", "referencesProvider",
               "documentFormattingProvider", "documentSymbolProvider"):
         assert caps[k] is True, k
+    assert caps["renameProvider"] == {"prepareProvider": True}, caps   # tests/lsp/prepare_rename.py
     assert caps["codeActionProvider"] == {"codeActionKinds": ["quickfix"]}
     legend = caps["semanticTokensProvider"]["legend"]["tokenTypes"]
     assert caps["semanticTokensProvider"]["full"] is True
