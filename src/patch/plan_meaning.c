@@ -157,11 +157,12 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 }
 
 bool
-patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
+patch_same_meaning(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
 	const Module *a = before->m, *b = after->m;
 	if (patch_has_v4_edit(p)) {
-		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !same_untouched(p, pl, before, after, d))
+		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !patch_added_whole(p, pl, before, after, d) ||
+		    !same_untouched(p, pl, before, after, d))
 			return false;
 	} else if (a->nexprs != b->nexprs) {
 		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");
