@@ -248,7 +248,7 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 		bool word = false;
 		for (uint32_t j = colon + 1; j < l->words[i].span.start; j++) {
 			char ch = l->text[j];
-			depth += (ch == '<' || ch == '(' || ch == '[') - (ch == '>' || ch == ')' || ch == ']');
+			depth += (ch == '<' || ch == '(' || ch == '[') - ((ch == '>' && l->text[j - 1] != '-') || ch == ')' || ch == ']');
 			word |= !blank(ch);
 		}
 		if (word && depth == 0)
