@@ -227,8 +227,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			break;
 		case POP_ADD_PARAM:
 			if (o->arg)
-				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; %d call site%s here now pass `%s`%s; the patched "
-				    "program re-verified.", i, o->text, id, o->w[1].s, f->sites, f->sites == 1 ? "" : "s", o->arg,
+				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; %d call site%s here now pass%s `%s`%s; the patched "
+				    "program re-verified.", i, o->text, id, o->w[1].s, f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "es" : "", o->arg,
 				    f->callers > f->sites ? " (the others are rewritten by other operations of this patch, which review them)" : "");
 			else
 				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; its %d call site%s here are rewritten by other "

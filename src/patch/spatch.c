@@ -273,7 +273,10 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 	while (t < e && blank(l->text[t]))
 		t++;
 	if (n == b || x >= e || l->text[x] != ':' || t >= e) {
-		bad_line(d, l, "the parameter after `with` is written as in a parameter list, `<name>: <type>` (then optionally `argument <fragment>`)");
+		Span s = span_at(b, e > b ? e : l->end);
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the parameter after `with` is not `<name>: <type>`",
+		    l->lineno);
+		diag_set_help(g, "write the parameter as in a parameter list, such as `with step: i64`, then optionally `argument <fragment>`");
 		return false;
 	}
 	o->w[2].s = spx_xstrndup(l->text + b, n - b);
