@@ -152,6 +152,14 @@ patch_plan_add_param(Planner *P)
 		return patch_stale_index(P, &o->w[1], why, "parameter position", (unsigned long)fn->nparams + 1);
 	}
 	const char *name = o->w[2].s;
+	bool ident = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_';
+	for (const char *ch = name; ident && *ch; ch++)
+		ident = (*ch >= 'a' && *ch <= 'z') || (*ch >= 'A' && *ch <= 'Z') || (*ch >= '0' && *ch <= '9') || *ch == '_';
+	if (!ident) {
+		Diag *g = diag_report(P->d, DIAG_G103, &o->w[2].span, "`%s` is not a valid parameter name", name);
+		diag_set_help(g, "a parameter name is an identifier: ASCII letters, digits and `_`, not starting with a digit");
+		return false;
+	}
 	if (!sema_source_identifier(name)) {
 		Diag *g = diag_report(P->d, DIAG_G103, &o->w[2].span, "`%s` is a word of the language, not a parameter name", name);
 		diag_set_help(g, "`%s` has a meaning of its own in SEMAPRAX; choose another parameter name", name);

@@ -261,10 +261,9 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 	uint32_t b = l->words[6].span.start, e = k >= 0 ? l->words[k - 1].span.end : l->end;
 	while (e > b && blank(l->text[e - 1]))
 		e--;
-	/* `name: type`: an identifier, `:`, something after it */
+	/* `name: type`: a name (checked when planned, G103), `:`, something after it */
 	uint32_t n = b;
-	while (n < e && ((l->text[n] >= 'a' && l->text[n] <= 'z') || (l->text[n] >= 'A' && l->text[n] <= 'Z') || l->text[n] == '_' ||
-	    (n > b && l->text[n] >= '0' && l->text[n] <= '9')))
+	while (n < e && !blank(l->text[n]) && l->text[n] != ':')
 		n++;
 	uint32_t x = n;
 	while (x < e && blank(l->text[x]))
