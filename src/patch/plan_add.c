@@ -97,21 +97,51 @@ list_in(const char *src, uint32_t from, uint32_t to, bool backward)
 	return L;
 }
 
-/* The edit inserting text as item ix of L (ix <= L->nitems). */
+/* Does the item at off start its line (only blanks before it)? */
+static bool
+line_first(const char *src, uint32_t off)
+{
+	for (uint32_t i = spx_line_start(src, off); i < off; i++)
+		if (src[i] != ' ' && src[i] != '\t')
+			return false;
+	return true;
+}
+
+/* The edit inserting text as item ix of L (ix <= L->nitems).  A list
+ * written one item a line gets the new item on a line of its own. */
 static void
 insert_item(Planner *P, const List *L, uint32_t ix, const char *text)
 {
+	const char *src = P->src;
 	Buf b = {0};
 	Span at;
+	uint32_t ref = L->nitems == 0 ? 0 : ix < (uint32_t)L->nitems && ix < 64 ? L->item[ix] : L->item[L->nitems - 1 < 64 ? L->nitems - 1 : 63];
+	bool lines = L->nitems > 0 && line_first(src, ref) && line_first(src, L->close);
+	uint32_t n = lines ? patch_indent_len(src, ref) : 0;
 	if (L->nitems == 0) {
 		at.start = at.end = L->close;
 		buf_puts(&b, text);
 	} else if (ix < (uint32_t)L->nitems && ix < 64) {
 		at.start = at.end = L->item[ix];
-		buf_printf(&b, "%s, ", text);
+		if (lines)
+			buf_printf(&b, "%s,\n%.*s", text, (int)n, src + spx_line_start(src, ref));
+		else
+			buf_printf(&b, "%s, ", text);
 	} else {
 		at.start = at.end = L->last_end;
-		buf_printf(&b, ", %s", text);
+		uint32_t c = L->last_end;
+		while (src[c] == ' ' || src[c] == '\t')
+			c++;
+		if (lines && src[c] == ',') {
+			/* after the last item's comma, at the end of its line (a `//` comment stays there) */
+			uint32_t e = c + 1;
+			while (src[e] && src[e] != '\n')
+				e++;
+			at.start = at.end = e;
+			buf_printf(&b, "\n%.*s%s,", (int)n, src + spx_line_start(src, ref), text);
+		} else {
+			buf_printf(&b, ", %s", text);
+		}
 	}
 	patch_add_edit(P, at, b.data);
 	buf_free(&b);
