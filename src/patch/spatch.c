@@ -215,8 +215,9 @@ fragment(PatchOp *o, const Line *l, int wi, Cursor *c, DiagSink *d)
 		empty = blank(l->text[i]) || l->text[i] == '\n';
 	if (empty) {
 		Span s = line_span(l);
-		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `with` is empty", l->lineno);
-		diag_set_help(g, "write the source text after `with`, or between a `with <<<` line and a `>>>` line");
+		const char *kw = l->words[wi].s;
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `%s` is empty", l->lineno, kw);
+		diag_set_help(g, "write the source text after `%s`, or between a line ending in `%s <<<` and a `>>>` line", kw, kw);
 		return false;
 	}
 	o->text = spx_xstrndup(l->text + b, e - b);
