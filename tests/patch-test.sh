@@ -355,5 +355,35 @@ st=$?
 	{ echo "FAIL patch tx-limit-edge: exit $st"; head -c 300 "$tmp/tx-big/err"; fail=1; }
 diff -r "$dir/projects/calc" "$tmp/tx-big/calc" > /dev/null || { echo "FAIL patch tx-too-large: the project changed"; fail=1; }
 n=$((n + 2))
+# docs/PATCH.md's worked examples: under a heading `### Worked example: … (tests/fixtures/patch/C.spatch)`
+# the first fenced block is that fixture (`base sha256:…` there, `base BASE` here), and each
+# `spx` block after it, up to the next heading, is consecutive lines of C.golden.
+md=${PATCH_MD:-docs/PATCH.md}
+examples=0
+for c in $(sed -n 's/^### Worked example: .*(tests\/fixtures\/patch\/\(.*\)\.spatch)$/\1/p' "$md"); do
+	awk -v c="$c" -v dir="$tmp/ex-$c" '
+		index($0, "### Worked example:") == 1 { on = index($0, "(tests/fixtures/patch/" c ".spatch)") > 0; next }
+		on && /^## |^### / { on = 0 }
+		!on { next }
+		/^```/ && !inb { inb = 1; k++; f = dir "." k; printf "" > f; next }
+		/^```/ && inb { inb = 0; close(f); next }
+		inb { print >> f }
+		END { print k + 0 > (dir ".n") }' "$md"
+	k=$(cat "$tmp/ex-$c.n")
+	sed 's/^base sha256:…$/base BASE/' "$tmp/ex-$c.1" > "$tmp/ex-$c.patch"
+	cmp -s "$tmp/ex-$c.patch" "$dir/$c.spatch" || { echo "FAIL patch docs example $c: the patch is not $dir/$c.spatch"; diff "$dir/$c.spatch" "$tmp/ex-$c.patch" | head -5; fail=1; }
+	i=2
+	while [ "$i" -le "$k" ]; do
+		first=$(head -1 "$tmp/ex-$c.$i")
+		len=$(wc -l < "$tmp/ex-$c.$i")
+		awk -v first="$first" -v len="$len" '$0 == first && !done { done = 1; for (j = 0; j < len; j++) { print; if ((getline) <= 0) break } }' \
+			"$dir/$c.golden" > "$tmp/ex-$c.got"
+		cmp -s "$tmp/ex-$c.$i" "$tmp/ex-$c.got" || { echo "FAIL patch docs example $c: block $i is not in $c.golden"; diff "$tmp/ex-$c.$i" "$tmp/ex-$c.got" | head -5; fail=1; }
+		i=$((i + 1))
+	done
+	examples=$((examples + 1))
+	n=$((n + 1))
+done
+[ "$examples" -ge 2 ] || { echo "FAIL patch: $examples worked examples found in $md (2 expected)"; fail=1; }
 echo "patch: $n cases; patched programs in the Wasm lane: $wasm_ran agreed, $wasm_refused refused (W110)"
 exit $fail

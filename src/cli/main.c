@@ -170,7 +170,7 @@ const CliCommand cli_commands[] = {
 	  "semaprax patch <dir|semaprax.toml> <transaction.json> [--dry-run] [--json]\n"
 	  "  applies a semantic patch (`.spatch`, docs/PATCH.md: `base <revision>`, `rename <id>\n"
 	  "  to <name>`, v2 `rename-member`/`rename-case`, v3 `assign-function-id`, v4 body,\n"
-	  "  expression, contract clause, function and parameter-type edits) to the verified file: the\n"
+	  "  expression, contract clause, function, parameter and case edits) to the verified file: the\n"
 	  "  edits are re-verified, then committed atomically and `applied semantic patch; graph\n"
 	  "  is now <revision>` printed.  A stale base (G409), a conflict (G106), a wrong kind\n"
 	  "  (G107) or a result that does not verify changes nothing.  --dry-run prints the\n"

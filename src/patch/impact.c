@@ -179,7 +179,9 @@ put_v4_change(Buf *b, const PatchChange *c)
 		cls = strcmp(c->detail, "requires") == 0 ? "contract_precondition" : "contract_postcondition";
 	else if (strcmp(c->v4kind, "parameter_type") == 0)
 		cls = "signature";
-	else if (strcmp(c->v4kind, "function_added") == 0)
+	else if (strcmp(c->v4kind, "parameter_added") == 0)
+		cls = "signature";
+	else if (strcmp(c->v4kind, "function_added") == 0 || strcmp(c->v4kind, "case_added") == 0)
 		cls = "declaration_added";
 	else if (strcmp(c->v4kind, "function_deleted") == 0)
 		cls = "declaration_removed";
@@ -189,13 +191,28 @@ put_v4_change(Buf *b, const PatchChange *c)
 		json_cstr(b, c->expression);
 		buf_printf(b, ",\"region\":\"%s\"", c->detail ? c->detail : "body");
 	}
-	const char *fn = strcmp(c->v4kind, "function_added") == 0 ? (c->added_id && c->added_id[0] ? c->added_id : NULL) : c->function;
-	buf_puts(b, ",\"function\":");
-	if (fn)
-		json_cstr(b, fn);
-	else
-		buf_puts(b, "null");
-	if (strcmp(c->v4kind, "function_added") == 0) {
+	if (strcmp(c->v4kind, "case_added") == 0) {
+		/* the variant, and the new case's id (after verification) */
+		buf_puts(b, ",\"variant\":");
+		json_cstr(b, c->detail);
+		buf_puts(b, ",\"case\":");
+		if (c->added_id && c->added_id[0])
+			json_cstr(b, c->added_id);
+		else
+			buf_puts(b, "null");
+	} else {
+		const char *fn = strcmp(c->v4kind, "function_added") == 0 ? (c->added_id && c->added_id[0] ? c->added_id : NULL) : c->function;
+		buf_puts(b, ",\"function\":");
+		if (fn)
+			json_cstr(b, fn);
+		else
+			buf_puts(b, "null");
+	}
+	if (strcmp(c->v4kind, "parameter_added") == 0) {
+		buf_puts(b, ",\"parameter\":");
+		json_cstr(b, c->detail);
+		buf_printf(b, ",\"parameter_index\":%d,\"call_sites\":%d", c->index, c->sites);
+	} else if (strcmp(c->v4kind, "function_added") == 0) {
 		buf_puts(b, ",\"anchor\":");
 		json_cstr(b, c->detail);
 	} else if (strcmp(c->v4kind, "contract_clause") == 0) {
@@ -262,6 +279,25 @@ put_operation(Buf *b, const PatchOp *o, int i)
 	case POP_ADD_FUNCTION:
 	case POP_DELETE_FUNCTION:
 		put_v4_operation(b, o);
+		return;
+	case POP_ADD_PARAM:
+		buf_puts(b, "\"add_parameter\",\"function\":");
+		json_cstr(b, o->w[0].s);
+		buf_printf(b, ",\"parameter_index\":%s,\"fragment\":", o->w[1].s);
+		json_cstr(b, o->text);
+		buf_puts(b, ",\"argument\":");
+		if (o->arg)
+			json_cstr(b, o->arg);
+		else
+			buf_puts(b, "null");
+		buf_putc(b, '}');
+		return;
+	case POP_ADD_CASE:
+		buf_puts(b, "\"add_case\",\"variant\":");
+		json_cstr(b, o->w[0].s);
+		buf_puts(b, ",\"fragment\":");
+		json_cstr(b, o->text);
+		buf_putc(b, '}');
 		return;
 	case POP_PARAM_TYPE:
 		buf_puts(b, "\"change_parameter_type\",\"function\":");

@@ -36,6 +36,8 @@ typedef enum PatchOpKind {
 	POP_ADD_FUNCTION,    /* add-function after <decl-id> with <fragment> */
 	POP_DELETE_FUNCTION, /* delete-function function <fn-id> */
 	POP_PARAM_TYPE,      /* change-parameter-type function <fn-id> parameter <u32> from <type> to <type> */
+	POP_ADD_PARAM,       /* add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>] */
+	POP_ADD_CASE,        /* add-case variant <variant-id> with <fragment> */
 } PatchOpKind;
 
 /* One word of the patch text: an owned NUL-terminated copy and its span. */
@@ -55,13 +57,16 @@ typedef struct PatchOp {
 	 * w[0] repair id, w[1] diagnostic, w[2] target, w[3] name, to.
 	 * v4: w[0] the function, expression or anchor selector; clauses: w[1]
 	 * `requires`|`ensures`, w[2] the index (remove); parameter type: w[1]
-	 * index, w[2] from, to. */
+	 * index, w[2] from, to.  add-parameter: w[1] the index, w[2] the
+	 * parameter's name (text: `name: type`, arg: the argument or NULL). */
 	PatchWord w[5];
 	PatchWord to;
 	/* v4 fragments (`with …` to the end of the line, or a `<<<` … `>>>`
 	 * block): the source text, owned, and its span in the patch */
 	char *text;
 	Span text_span;
+	char *arg;           /* add-parameter's `argument` fragment, or NULL */
+	Span arg_span;
 } PatchOp;
 
 typedef struct SPatch {
@@ -112,7 +117,12 @@ typedef struct PatchChange {
 	const char *detail;
 	int index;                /* clause or parameter index, or -1 */
 	char *before_text, *after_text;   /* owned */
-	char *added_id;           /* owned: add-function's new function's stable id, or NULL */
+	char *added_id;           /* owned: add-function's new function's (add-case's new case's) stable id, or NULL */
+	/* add-parameter: where the parameter goes in the base source, and the
+	 * calls that get the argument; add-case: the matches over the variant
+	 * that other operations rewrite (sites) */
+	uint32_t param_at;
+	int sites;
 } PatchChange;
 
 typedef struct PatchPlan {
@@ -148,7 +158,7 @@ char *patch_apply(const char *src, size_t len, const PatchPlan *pl, size_t *out_
  * With a v4 edit (pl's edits tell which functions it touches), every
  * function it does not touch is compared so, expression by expression.
  */
-bool patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
+bool patch_same_meaning(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
 /* True when p has a v4 operation (it changes expressions on purpose). */
 bool patch_has_v4_edit(const SPatch *p);
 
@@ -164,6 +174,7 @@ typedef struct ReviewFact {
 	int unsafe_before, unsafe_after;
 	int callers;                /* call sites and function values naming it, other functions */
 	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
+	int sites;                  /* add-parameter: the calls given the argument; add-case: the matches other operations replace */
 	bool has_fact;
 } ReviewFact;
 

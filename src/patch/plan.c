@@ -1046,7 +1046,8 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 		P.src = src;
 		P.d = d;
 		P.out = out;
-		patch_v4_check_deletes(&P, p);
+		if (patch_v4_add_arguments(&P, p) && patch_v4_check_cases(&P, p))
+			patch_v4_check_deletes(&P, p);
 	}
 	if (d->errors != errors)
 		return false;

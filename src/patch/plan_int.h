@@ -73,6 +73,31 @@ const HirExpr *patch_hir_expr(const HirFunc *f, uint32_t index);
 
 /* v4 planners (plan_v4.c); false after diagnostics. */
 bool patch_plan_v4(Planner *P);
+/* What plan_v4.c and plan_add.c share: the blanks at the start of off's
+ * line; a fragment re-indented (common blanks removed, indent[0..n) added
+ * to every line but, unless first, the first); the function or method
+ * (methods) with stable id w, else G404/G107; G112 with a help (or the
+ * default one), or for an index past n ("what"s numbered from 0); a v4
+ * change of the operation being planned. */
+uint32_t patch_indent_len(const char *src, uint32_t off);
+char *patch_reindent(const char *text, const char *indent, uint32_t n, bool first);
+SymId patch_select_fn(Planner *P, const PatchWord *w, bool methods, const char *op);
+bool patch_stale_help(Planner *P, const PatchWord *w, const char *why, const char *help);
+bool patch_stale_index(Planner *P, const PatchWord *w, const char *why, const char *what, unsigned long n);
+PatchChange *patch_v4_change(Planner *P, const char *kind, const Sym *fn, const char *detail, int index);
+/* add-parameter and add-case (plan_add.c): the operation's own edits; after
+ * every operation is planned, the arguments at the calls no other operation
+ * replaces (patch_v4_add_arguments), and M101 for a match over a variant
+ * that gains a case, has no catch-all arm and is not replaced
+ * (patch_v4_check_cases).  False after diagnostics. */
+bool patch_plan_add_param(Planner *P);
+bool patch_plan_add_case(Planner *P);
+bool patch_v4_add_arguments(Planner *P, const SPatch *p);
+bool patch_v4_check_cases(Planner *P, const SPatch *p);
+/* After the re-check: the added parameter is exactly one parameter, each
+ * argument exactly one expression, the added case exactly one new case of
+ * its variant, whose stable id is recorded (added_id); G108 otherwise. */
+bool patch_added_whole(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
 /* After every operation is planned: G111 for a deleted function that a use
  * no other operation replaces still calls.  P: a fresh planner. */
 bool patch_v4_check_deletes(Planner *P, const SPatch *p);

@@ -99,69 +99,109 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 
 typedef VEC(const char *) IdSeq;
 
+/* An id sequence, less the expressions inside the skipped ranges (the
+ * arguments add-parameter inserted, in the patched source). */
+typedef struct SeqWalk {
+	IdSeq *seq;
+	const Span *skip;
+	int nskip;
+} SeqWalk;
+
 /* The stable id each expression of a function resolves to ("" for none), in walk order. */
 static void
 seq_expr(Planner *P, const Expr *e)
 {
+	SeqWalk *w = P->user;
+	for (int i = 0; i < w->nskip; i++)
+		if (w->skip[i].start <= e->span.start && e->span.end <= w->skip[i].end)
+			return;
 	SymId y = sema_expr_sym(P->S, e->id);
 	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
-	VEC_PUSH(*(IdSeq *)P->user, id);
+	VEC_PUSH(*w->seq, id);
 }
 
 static void
-id_seq(Sema *S, const FnDecl *f, IdSeq *out)
+id_seq(Sema *S, const FnDecl *f, IdSeq *out, const Span *skip, int nskip)
 {
 	Planner P;
+	SeqWalk w = { out, skip, nskip };
 	patch_planner_init(&P, S);
-	P.user = out;
+	P.user = &w;
 	P.on_expr = seq_expr;
 	patch_walk_fn(&P, f);
 }
 
 /* v4: every function no v4 edit touches has the same expressions, each
- * resolving to the declaration with the same stable id (G108). */
+ * resolving to the declaration with the same stable id (G108).  The
+ * edits of add-parameter do not count as touching: a function that gains
+ * the parameter or an argument is compared without the arguments added. */
 static bool
 same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
-	for (SymId i = 0; i < before->syms.len; i++) {
+	VEC(Span) added = {0};
+	int64_t shift = 0;
+	for (int k = 0; pl && k < pl->edits.len; k++) {
+		const PatchEdit *e = &pl->edits.items[k];
+		size_t tl = strlen(e->text);
+		if (p->ops[e->op].kind == POP_ADD_PARAM) {
+			Span s = { (uint32_t)((int64_t)e->start + shift), (uint32_t)((int64_t)e->start + shift + (int64_t)tl) };
+			VEC_PUSH(added, s);
+		}
+		shift += (int64_t)tl - (int64_t)(e->end - e->start);
+	}
+	bool ok = true;
+	for (SymId i = 0; i < before->syms.len && ok; i++) {
 		Sym *x = sema_sym(before, i);
 		if (x->prelude || x->origin || !x->fn)
 			continue;
 		SymId j = sema_strmap_get(&after->ids, x->id);
 		if (j < 0 || !sema_sym(after, j)->fn)
 			continue;   /* deleted (same_declarations checked) */
-		bool touched = false;
+		bool touched = false, gains = false;
 		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
 			const PatchEdit *e = &pl->edits.items[k];
-			touched = p->ops[e->op].kind >= POP_REPLACE_BODY && x->span.start <= e->start && e->end <= x->span.end;
+			bool in = x->span.start <= e->start && e->end <= x->span.end;
+			touched = in && p->ops[e->op].kind >= POP_REPLACE_BODY && p->ops[e->op].kind != POP_ADD_PARAM;
+			gains |= in && p->ops[e->op].kind == POP_ADD_PARAM;
 		}
 		if (touched)
 			continue;
 		IdSeq u = {0}, v = {0};
-		id_seq(before, x->fn, &u);
-		id_seq(after, sema_sym(after, j)->fn, &v);
+		id_seq(before, x->fn, &u, NULL, 0);
+		id_seq(after, sema_sym(after, j)->fn, &v, added.items, added.len);
 		bool same = u.len == v.len;
 		for (int k = 0; same && k < u.len; k++)
 			same = strcmp(u.items[k], v.items[k]) == 0;
 		VEC_FREE(u);
 		VEC_FREE(v);
-		if (!same) {
+		if (!same && gains) {
+			const Span *at = NULL;
+			for (int o = 0; o < p->nops && !at; o++)
+				if (p->ops[o].kind == POP_ADD_PARAM && strcmp(p->ops[o].w[0].s, x->id) == 0)
+					at = &p->ops[o].line;
+			Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: a reference in `%s`, "
+			    "which gains a parameter or an argument, now resolves to another declaration", x->id);
+			diag_set_help(g, "the new parameter's name hides a declaration the function uses; choose another name");
+			ok = false;
+		} else if (!same) {
 			Diag *g = diag_report(d, DIAG_G108, NULL,
 			    "semantic patch changed meaning outside its admitted delta: a reference in `%s`, which no operation edits, now resolves to another declaration",
 			    x->id);
 			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
-			return false;
+			ok = false;
 		}
 	}
-	return true;
+	VEC_FREE(added);
+	return ok;
 }
 
 bool
-patch_same_meaning(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
+patch_same_meaning(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
 	const Module *a = before->m, *b = after->m;
 	if (patch_has_v4_edit(p)) {
-		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !same_untouched(p, pl, before, after, d))
+		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !patch_added_whole(p, pl, before, after, d) ||
+		    !same_untouched(p, pl, before, after, d))
 			return false;
 	} else if (a->nexprs != b->nexprs) {
 		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");

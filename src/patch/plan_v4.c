@@ -24,8 +24,8 @@
 /* ---- text helpers ---- */
 
 /* The blanks at the start of the line holding off. */
-static uint32_t
-indent_len(const char *src, uint32_t off)
+uint32_t
+patch_indent_len(const char *src, uint32_t off)
 {
 	uint32_t s = spx_line_start(src, off), i = s;
 	while (src[i] == ' ' || src[i] == '\t')
@@ -35,8 +35,8 @@ indent_len(const char *src, uint32_t off)
 
 /* The fragment with its common leading blanks removed and every line but
  * the first (unless first) prefixed by indent[0..n). */
-static char *
-reindent(const char *text, const char *indent, uint32_t n, bool first)
+char *
+patch_reindent(const char *text, const char *indent, uint32_t n, bool first)
 {
 	size_t common = (size_t)-1;
 	for (const char *l = text; *l;) {
@@ -117,8 +117,8 @@ canonical_index(const char *s)
 }
 
 /* The function or method with stable id w (G404/G107 otherwise). */
-static SymId
-select_fn(Planner *P, const PatchWord *w, bool methods, const char *op)
+SymId
+patch_select_fn(Planner *P, const PatchWord *w, bool methods, const char *op)
 {
 	Sema *S = P->S;
 	SymId owner;
@@ -142,8 +142,8 @@ select_fn(Planner *P, const PatchWord *w, bool methods, const char *op)
 	return f;
 }
 
-static bool
-stale_help(Planner *P, const PatchWord *w, const char *why, const char *help)
+bool
+patch_stale_help(Planner *P, const PatchWord *w, const char *why, const char *help)
 {
 	Diag *g = diag_report(P->d, DIAG_G112, &w->span, "structural selector `%s` is stale or invalid: %s", w->s, why);
 	diag_set_help(g, "%s", help ? help : "regenerate the selector from the current program (`semaprax graph <file>` numbers each function's expressions, clauses and parameters)");
@@ -155,12 +155,12 @@ stale(Planner *P, const PatchWord *w, const char *fmt, const char *arg)
 {
 	char why[1024];
 	snprintf(why, sizeof why, fmt, arg);
-	return stale_help(P, w, why, NULL);
+	return patch_stale_help(P, w, why, NULL);
 }
 
 /* G112 for an index past the end: what to write instead ("what" numbered from 0). */
-static bool
-stale_index(Planner *P, const PatchWord *w, const char *why, const char *what, unsigned long n)
+bool
+patch_stale_index(Planner *P, const PatchWord *w, const char *why, const char *what, unsigned long n)
 {
 	char help[256];
 	if (n == 0)
@@ -169,7 +169,7 @@ stale_index(Planner *P, const PatchWord *w, const char *why, const char *what, u
 		snprintf(help, sizeof help, "%ss are numbered from 0: write `0`", what);
 	else
 		snprintf(help, sizeof help, "%ss are numbered from 0: write `0` to `%lu`", what, n - 1);
-	return stale_help(P, w, why, help);
+	return patch_stale_help(P, w, why, help);
 }
 
 static bool
@@ -180,8 +180,8 @@ no_op(Planner *P, const char *what)
 	return false;
 }
 
-static PatchChange *
-add_change(Planner *P, const char *kind, const Sym *fn, const char *detail, int index)
+PatchChange *
+patch_v4_change(Planner *P, const char *kind, const Sym *fn, const char *detail, int index)
 {
 	PatchChange c;
 	memset(&c, 0, sizeof c);
@@ -203,7 +203,7 @@ add_change(Planner *P, const char *kind, const Sym *fn, const char *detail, int 
 static bool
 plan_body(Planner *P)
 {
-	SymId f = select_fn(P, &P->o->w[0], true, "replace-body");
+	SymId f = patch_select_fn(P, &P->o->w[0], true, "replace-body");
 	if (f < 0)
 		return false;
 	Sym *y = sema_sym(P->S, f);
@@ -215,17 +215,17 @@ plan_body(Planner *P)
 	if (same_text(P->src + inner.start, inner.end - inner.start, P->o->text, strlen(P->o->text)))
 		return no_op(P, "the body is already this text");
 	/* the closing brace's indentation, plus four spaces */
-	uint32_t n = indent_len(P->src, body->span.end - 1);
+	uint32_t n = patch_indent_len(P->src, body->span.end - 1);
 	char ind[64];
 	if (n > 56)
 		n = 56;
 	memcpy(ind, P->src + spx_line_start(P->src, body->span.end - 1), n);
 	memcpy(ind + n, "    ", 4);
-	char *t = reindent(P->o->text, ind, n + 4, true);
+	char *t = patch_reindent(P->o->text, ind, n + 4, true);
 	Buf b = {0};
 	buf_printf(&b, "%s%s\n%.*s", nl ? "" : "\n", t, (int)n, ind);
 	free(t);
-	PatchChange *c = add_change(P, "function_body", y, NULL, -1);
+	PatchChange *c = patch_v4_change(P, "function_body", y, NULL, -1);
 	/* the old body as a fragment: blank lines at the ends and the indentation dropped */
 	Span old = inner;
 	while (old.start < old.end && (P->src[old.start] == '\n' || P->src[old.start] == '\r'))
@@ -234,7 +234,7 @@ plan_body(Planner *P)
 	    P->src[old.end - 1] == '\r'))
 		old.end--;
 	char *raw = slice(P->src, old);
-	c->before_text = reindent(raw, "", 0, true);
+	c->before_text = patch_reindent(raw, "", 0, true);
 	free(raw);
 	inner.start += nl;   /* the diff then leaves the `{` line alone */
 	patch_add_edit(P, inner, b.data);
@@ -369,7 +369,7 @@ plan_expr(Planner *P)
 		if (ex && ex - id - 1 > 0 && ex - id - 1 < 400 && (size_t)strtoul(w->s + 12, NULL, 10) != (size_t)(ex - id - 1)) {
 			snprintf(help, sizeof help, "<len> is the function id's byte length: write `declaration:%d:%.*s:expression:…`",
 			    (int)(ex - id - 1), (int)(ex - id - 1), id + 1);
-			return stale_help(P, w, "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`", help);
+			return patch_stale_help(P, w, "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`", help);
 		}
 		return stale(P, w, "%s", "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`");
 	}
@@ -393,7 +393,7 @@ plan_expr(Planner *P)
 		char help[1100];
 		snprintf(help, sizeof help, "`%.400s` numbers its expressions 0 to %u: `semaprax context <file> %.390s` prints %s, each "
 		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, owner, cl ? "the closure in its body" : "its body");
-		return stale_help(P, w, "the function has no expression with this index", help);
+		return patch_stale_help(P, w, "the function has no expression with this index", help);
 	}
 	P->want_start = x->span.start;
 	P->want_end = x->span.end;
@@ -407,12 +407,12 @@ plan_expr(Planner *P)
 		return stale(P, w, "%s", region == 1 ? "the expression is not in the function's body" : "the expression is not in that contract clause");
 	if (same_text(P->src + e->span.start, e->span.end - e->span.start, P->o->text, strlen(P->o->text)))
 		return no_op(P, "the expression is already this text");
-	uint32_t n = indent_len(P->src, e->span.start);
+	uint32_t n = patch_indent_len(P->src, e->span.start);
 	char ind[64];
 	if (n > 60)
 		n = 60;
 	memcpy(ind, P->src + spx_line_start(P->src, e->span.start), n);
-	char *t = reindent(P->o->text, ind, n, false);
+	char *t = patch_reindent(P->o->text, ind, n, false);
 	Buf b = {0};
 	bool paren = tight_parent(P->found_parent, e) && !primary(t);
 	buf_printf(&b, paren ? "(%s)" : "%s", t);
@@ -434,7 +434,7 @@ plan_expr(Planner *P)
 		if (cl->span.start <= e->span.start && e->span.end <= cl->span.end)
 			clause = cl->kind == CLAUSE_REQUIRES ? "requires" : "ensures";
 	}
-	PatchChange *c = add_change(P, "expression", holder, clause, (int)index);
+	PatchChange *c = patch_v4_change(P, "expression", holder, clause, (int)index);
 	c->expression = w->s;
 	c->before_text = slice(P->src, e->span);
 	c->after_text = spx_xstrdup(P->o->text);
@@ -446,7 +446,7 @@ plan_expr(Planner *P)
 static bool
 plan_add_clause(Planner *P)
 {
-	SymId f = select_fn(P, &P->o->w[0], true, "add-clause");
+	SymId f = patch_select_fn(P, &P->o->w[0], true, "add-clause");
 	if (f < 0)
 		return false;
 	Sym *y = sema_sym(P->S, f);
@@ -465,13 +465,13 @@ plan_add_clause(Planner *P)
 			first_ensures = c;
 	}
 	/* contract lines are indented four spaces past the declaration */
-	uint32_t n = indent_len(P->src, y->name_span.start);
+	uint32_t n = patch_indent_len(P->src, y->name_span.start);
 	char ind[64];
 	if (n > 56)
 		n = 56;
 	memcpy(ind, P->src + spx_line_start(P->src, y->name_span.start), n);
 	memcpy(ind + n, "        ", 8);
-	char *t = reindent(P->o->text, ind, n + 8, false);
+	char *t = patch_reindent(P->o->text, ind, n + 8, false);
 	Buf b = {0};
 	Span at;
 	if (last_same || k == CLAUSE_ENSURES || !first_ensures) {
@@ -490,7 +490,7 @@ plan_add_clause(Planner *P)
 	int index = 0;
 	for (int i = 0; i < fn->nclauses; i++)
 		index += fn->clauses[i].kind == k;
-	PatchChange *c = add_change(P, "contract_clause", y, P->o->w[1].s, index);
+	PatchChange *c = patch_v4_change(P, "contract_clause", y, P->o->w[1].s, index);
 	c->after_text = spx_xstrdup(P->o->text);
 	return true;
 }
@@ -498,7 +498,7 @@ plan_add_clause(Planner *P)
 static bool
 plan_remove_clause(Planner *P)
 {
-	SymId f = select_fn(P, &P->o->w[0], true, "remove-clause");
+	SymId f = patch_select_fn(P, &P->o->w[0], true, "remove-clause");
 	if (f < 0)
 		return false;
 	Sym *y = sema_sym(P->S, f);
@@ -514,7 +514,7 @@ plan_remove_clause(Planner *P)
 		snprintf(why, sizeof why, "`%s` has %lu `%s` clause%s", y->name, seen, P->o->w[1].s, seen == 1 ? "" : "s");
 		char what[32];
 		snprintf(what, sizeof what, "`%s` clause", P->o->w[1].s);
-		return stale_index(P, &P->o->w[2], why, what, seen);
+		return patch_stale_index(P, &P->o->w[2], why, what, seen);
 	}
 	/* the clause's line when it is alone on it, else the clause and the blanks before it */
 	uint32_t s = c->span.start, e = c->span.end;
@@ -536,7 +536,7 @@ plan_remove_clause(Planner *P)
 		at.end = e;
 	}
 	patch_add_edit(P, at, "");
-	PatchChange *ch = add_change(P, "contract_clause", y, P->o->w[1].s, (int)want);
+	PatchChange *ch = patch_v4_change(P, "contract_clause", y, P->o->w[1].s, (int)want);
 	ch->before_text = slice(P->src, c->cond->span);
 	return true;
 }
@@ -565,13 +565,13 @@ plan_add_function(Planner *P)
 	while (P->src[e] && P->src[e] != '\n')
 		e++;
 	Span at = { e, e };
-	char *t = reindent(P->o->text, "", 0, true);
+	char *t = patch_reindent(P->o->text, "", 0, true);
 	Buf b = {0};
 	buf_printf(&b, "\n\n%s", t);
 	free(t);
 	patch_add_edit(P, at, b.data);
 	buf_free(&b);
-	PatchChange *c = add_change(P, "function_added", NULL, NULL, -1);
+	PatchChange *c = patch_v4_change(P, "function_added", NULL, NULL, -1);
 	c->detail = sema_sym(S, a)->id;   /* the anchor */
 	c->after_text = spx_xstrdup(P->o->text);
 	return true;
@@ -642,7 +642,7 @@ static bool
 plan_delete(Planner *P)
 {
 	Sema *S = P->S;
-	SymId f = select_fn(P, &P->o->w[0], false, "delete-function");
+	SymId f = patch_select_fn(P, &P->o->w[0], false, "delete-function");
 	if (f < 0)
 		return false;
 	Sym *y = sema_sym(S, f);
@@ -665,7 +665,7 @@ plan_delete(Planner *P)
 		s--;
 	Span at = { s, e };
 	patch_add_edit(P, at, "");
-	PatchChange *c = add_change(P, "function_deleted", NULL, NULL, -1);
+	PatchChange *c = patch_v4_change(P, "function_deleted", NULL, NULL, -1);
 	c->function = y->id;
 	c->before_text = slice(P->src, y->decl->span);
 	return true;
@@ -676,7 +676,7 @@ plan_delete(Planner *P)
 static bool
 plan_param(Planner *P)
 {
-	SymId f = select_fn(P, &P->o->w[0], true, "change-parameter-type");
+	SymId f = patch_select_fn(P, &P->o->w[0], true, "change-parameter-type");
 	if (f < 0)
 		return false;
 	Sym *y = sema_sym(P->S, f);
@@ -684,7 +684,7 @@ plan_param(Planner *P)
 	if (ix >= (unsigned long)y->fn->nparams) {
 		char why[128];
 		snprintf(why, sizeof why, "`%s` has %d parameter%s", y->name, y->fn->nparams, y->fn->nparams == 1 ? "" : "s");
-		return stale_index(P, &P->o->w[1], why, "parameter", (unsigned long)y->fn->nparams);
+		return patch_stale_index(P, &P->o->w[1], why, "parameter", (unsigned long)y->fn->nparams);
 	}
 	const Param *p = &y->fn->params[ix];
 	Span ts = p->type->span;
@@ -694,12 +694,12 @@ plan_param(Planner *P)
 		snprintf(why, sizeof why, "parameter `%s` has type `%.*s`", p->name.s, (int)(n < 200 ? n : 200), P->src + ts.start);
 		char help[300];
 		snprintf(help, sizeof help, "write the type as the source does: `from %.*s`", (int)(n < 200 ? n : 200), P->src + ts.start);
-		return stale_help(P, &P->o->w[2], why, help);
+		return patch_stale_help(P, &P->o->w[2], why, help);
 	}
 	if (strcmp(P->o->w[2].s, P->o->to.s) == 0)
 		return no_op(P, "the parameter already has this type");
 	patch_add_edit(P, ts, P->o->to.s);
-	PatchChange *c = add_change(P, "parameter_type", y, p->name.s, (int)ix);
+	PatchChange *c = patch_v4_change(P, "parameter_type", y, p->name.s, (int)ix);
 	c->before_text = spx_xstrdup(P->o->w[2].s);
 	c->after_text = spx_xstrdup(P->o->to.s);
 	return true;
@@ -716,6 +716,8 @@ patch_plan_v4(Planner *P)
 	case POP_ADD_FUNCTION: return plan_add_function(P);
 	case POP_DELETE_FUNCTION: return plan_delete(P);
 	case POP_PARAM_TYPE: return plan_param(P);
+	case POP_ADD_PARAM: return patch_plan_add_param(P);
+	case POP_ADD_CASE: return patch_plan_add_case(P);
 	default: return false;
 	}
 }
@@ -749,7 +751,7 @@ misplaced(DiagSink *d, const SPatch *p, int op, const char *what)
 static bool
 fragment_op(PatchOpKind k)
 {
-	return k == POP_REPLACE_BODY || k == POP_REPLACE_EXPR || k == POP_ADD_CLAUSE || k == POP_ADD_FUNCTION;
+	return k == POP_REPLACE_BODY || k == POP_REPLACE_EXPR || k == POP_ADD_CLAUSE || k == POP_ADD_FUNCTION || k == POP_ADD_PARAM || k == POP_ADD_CASE;
 }
 
 /* Lex text; false if it has a lexical error.  The tokens (EOF excluded) in *lx. */

@@ -159,6 +159,7 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		f->unsafe_after = deleted ? 0 : unsafe_in(after, fid);
 		f->callers = added ? callers_of(after, fid) : callers_of(before, fid);   /* added: the calls other operations write */
 		f->clause = strcmp(c->v4kind, "expression") == 0 ? c->detail : NULL;
+		f->sites = c->sites;
 	}
 }
 
@@ -176,6 +177,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		{ "SRV-B109", "SRV-A109", "SRV-S109", "SRV-M109", "SRV-T109", "SRV-G109", "SRV-U109" },
 		{ "SRV-B110", "SRV-A110", "SRV-S110", "SRV-M110", "SRV-T110", "SRV-G110", "SRV-U110" },
 		{ "SRV-B111", "SRV-A111", "SRV-S111", "SRV-M111", "SRV-T111", "SRV-G111", "SRV-U111" },
+		{ "SRV-B112", "SRV-A112", "SRV-S112", "SRV-M112", "SRV-T112", "SRV-G112", "SRV-U112" },
+		{ "SRV-B113", "SRV-A113", "SRV-S113", "SRV-M113", "SRV-T113", "SRV-G113", "SRV-U113" },
 	};
 	int k = (int)o->kind - (int)POP_REPLACE_BODY;
 	*code = codes[k][s];
@@ -222,6 +225,26 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			else
 				snprintf(st, size, "Operation %d deletes `%s`, which nothing called; every remaining function keeps its behaviour.", i, id);
 			break;
+		case POP_ADD_PARAM:
+			if (o->arg)
+				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; %d call site%s here now pass%s `%s`%s; the patched "
+				    "program re-verified.", i, o->text, id, o->w[1].s, f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "es" : "", o->arg,
+				    f->callers > f->sites ? " (the others are rewritten by other operations of this patch, which review them)" : "");
+			else
+				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; its %d call site%s here are rewritten by other "
+				    "operations of this patch, which review them; the patched program re-verified.", i, o->text, id, o->w[1].s, f->callers,
+				    f->callers == 1 ? "" : "s");
+			break;
+		case POP_ADD_CASE:
+			d = D_NO_CHANGE;
+			if (f->sites)
+				snprintf(st, size, "Operation %d adds a case to `%s`, which no existing value holds; %d match%s over it without a catch-all "
+				    "arm %s rewritten by other operations of this patch, which review them.", i, id, f->sites, f->sites == 1 ? "" : "es",
+				    f->sites == 1 ? "is" : "are");
+			else
+				snprintf(st, size, "Operation %d adds a case to `%s`, which no existing value holds; every match over it has a catch-all arm, "
+				    "so every existing function keeps its behaviour.", i, id);
+			break;
 		default:
 			snprintf(st, size, "Operation %d changes the type of parameter %s of `%s` from `%s` to `%s`; the body re-verified with the new type.", i,
 			    o->w[1].s, id, o->w[2].s, o->to.s);
@@ -242,6 +265,10 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			snprintf(st, size, "Operation %d declares a new function identity.", i);
 		} else if (o->kind == POP_DELETE_FUNCTION) {
 			snprintf(st, size, "Operation %d removes the identity `%s` from the module.", i, id);
+		} else if (o->kind == POP_ADD_CASE) {
+			snprintf(st, size, "Operation %d adds a case identity to the variant `%s`; the variant and its other cases keep theirs.", i, id);
+		} else if (o->kind == POP_ADD_PARAM) {
+			snprintf(st, size, "Operation %d changes the signature of `%s` (a parameter added); its stable identity stays.", i, id);
 		} else {
 			snprintf(st, size, "Operation %d changes the signature of `%s`; its stable identity stays.", i, id);
 		}
@@ -260,9 +287,13 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			snprintf(st, size, "Operation %d leaves the effects the changed code performs unchanged, as checked on the patched program.", i);
 		break;
 	case S_MEMORY:
-		d = o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR || o->kind == POP_PARAM_TYPE ? D_UNKNOWN : D_NO_CHANGE;
-		snprintf(st, size, d == D_UNKNOWN ? "Operation %d changes code whose ownership and cleanup the re-verification checked; the cleanup plans are not compared."
-		    : "Operation %d leaves the checked ownership and cleanup of every remaining function's values unchanged.", i);
+		d = o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR || o->kind == POP_PARAM_TYPE || o->kind == POP_ADD_PARAM ||
+		    o->kind == POP_ADD_CASE ? D_UNKNOWN : D_NO_CHANGE;
+		if (o->kind == POP_ADD_CASE)
+			snprintf(st, size, "Operation %d adds a case whose payload the re-verification checked; the variant's cleanup plans are not compared.", i);
+		else
+			snprintf(st, size, d == D_UNKNOWN ? "Operation %d changes code whose ownership and cleanup the re-verification checked; the cleanup plans are not compared."
+			    : "Operation %d leaves the checked ownership and cleanup of every remaining function's values unchanged.", i);
 		break;
 	case S_TARGET:
 		d = D_CHANGE;
@@ -287,6 +318,14 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			d = D_MIGRATION;
 			snprintf(st, size, "Operation %d requires every caller of `%s` to pass the new parameter type (%d call site%s here re-verified).", i, id,
 			    f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_ADD_PARAM) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires every caller of `%s` to pass the new argument: the %d call site%s here re-verified, "
+			    "callers outside this file are not reviewed.", i, id, f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_ADD_CASE) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires every match over `%s` outside this file without a catch-all arm to handle the new case; "
+			    "those matches are not reviewed.", i, id);
 		} else if (o->kind == POP_DELETE_FUNCTION) {
 			d = D_MIGRATION;
 			snprintf(st, size, "Operation %d requires consumers of `%s` outside this file, which are not reviewed, to stop using it.", i, id);

@@ -215,9 +215,78 @@ fragment(PatchOp *o, const Line *l, int wi, Cursor *c, DiagSink *d)
 		empty = blank(l->text[i]) || l->text[i] == '\n';
 	if (empty) {
 		Span s = line_span(l);
-		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `with` is empty", l->lineno);
-		diag_set_help(g, "write the source text after `with`, or between a `with <<<` line and a `>>>` line");
+		const char *kw = l->words[wi].s;
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `%s` is empty", l->lineno, kw);
+		diag_set_help(g, "write the source text after `%s`, or between a line ending in `%s <<<` and a `>>>` line", kw, kw);
 		return false;
+	}
+	o->text = spx_xstrndup(l->text + b, e - b);
+	o->text_span = span_at(b, e);
+	return true;
+}
+
+/*
+ * add-parameter's words from `with` (word 5): the parameter `name: type`
+ * up to the word `argument` (the first after the type's first word, outside
+ * brackets), then the argument fragment.  False after G101.
+ */
+static bool
+add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
+{
+	int k = -1;
+	if (l->nwords < 7) {
+		bad_line(d, l, "expected `add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>]`");
+		return false;
+	}
+	uint32_t colon = 0;
+	for (uint32_t i = l->words[6].span.start; i < l->end && !colon; i++)
+		colon = l->text[i] == ':' ? i : 0;
+	for (int i = 7; colon && i < l->nwords && k < 0; i++) {
+		if (!is(l, i, "argument") || l->words[i].span.start <= colon)
+			continue;
+		/* the type's first word lies between the colon and here, and the brackets balance */
+		int depth = 0;
+		bool word = false;
+		for (uint32_t j = colon + 1; j < l->words[i].span.start; j++) {
+			char ch = l->text[j];
+			depth += (ch == '<' || ch == '(' || ch == '[') - ((ch == '>' && l->text[j - 1] != '-') || ch == ')' || ch == ']');
+			word |= !blank(ch);
+		}
+		if (word && depth == 0)
+			k = i;
+	}
+	if (k < 0 && l->overflow) {
+		bad_line(d, l, "too many words");
+		return false;
+	}
+	uint32_t b = l->words[6].span.start, e = k >= 0 ? l->words[k - 1].span.end : l->end;
+	while (e > b && blank(l->text[e - 1]))
+		e--;
+	/* `name: type`: a name (checked when planned, G103), `:`, something after it */
+	uint32_t n = b;
+	while (n < e && !blank(l->text[n]) && l->text[n] != ':')
+		n++;
+	uint32_t x = n;
+	while (x < e && blank(l->text[x]))
+		x++;
+	uint32_t t = x + 1;
+	while (t < e && blank(l->text[t]))
+		t++;
+	if (n == b || x >= e || l->text[x] != ':' || t >= e) {
+		Span s = span_at(b, e > b ? e : l->end);
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the parameter after `with` is not `<name>: <type>`",
+		    l->lineno);
+		diag_set_help(g, "write the parameter as in a parameter list, such as `with step: i64`, then optionally `argument <fragment>`");
+		return false;
+	}
+	o->w[2].s = spx_xstrndup(l->text + b, n - b);
+	o->w[2].span = span_at(b, n);
+	o->w[2].lineno = l->lineno;
+	if (k >= 0) {
+		if (!fragment(o, l, k, c, d))
+			return false;
+		o->arg = o->text;
+		o->arg_span = o->text_span;
 	}
 	o->text = spx_xstrndup(l->text + b, e - b);
 	o->text_span = span_at(b, e);
@@ -263,6 +332,21 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 	} else if (is(l, 0, "delete-function") && l->nwords == 3 && is(l, 1, "function")) {
 		o = add_op(p, POP_DELETE_FUNCTION, l);
 		take(l, 2, &o->w[0]);
+	} else if (is(l, 0, "add-parameter") && l->nwords >= 7 && is(l, 1, "function") && is(l, 3, "index") && is(l, 5, "with")) {
+		if (!canonical_u32(l->words[4].s)) {
+			bad_line(d, l, "the parameter index is not a canonical u32");
+			return true;
+		}
+		o = add_op(p, POP_ADD_PARAM, l);
+		take(l, 2, &o->w[0]);
+		take(l, 4, &o->w[1]);
+		if (!add_parameter(o, l, c, d))
+			return true;
+	} else if (is(l, 0, "add-case") && l->nwords >= 4 && is(l, 1, "variant") && is(l, 3, "with")) {
+		o = add_op(p, POP_ADD_CASE, l);
+		take(l, 2, &o->w[0]);
+		if (!fragment(o, l, 3, c, d))
+			return true;
 	} else if (is(l, 0, "change-parameter-type") && l->nwords == 9 && is(l, 1, "function") && is(l, 3, "parameter") &&
 	    is(l, 5, "from") && is(l, 7, "to")) {
 		if (!canonical_u32(l->words[4].s)) {
@@ -283,6 +367,7 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 
 static const char *const v4_words[] = {
 	"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function", "change-parameter-type",
+	"add-parameter", "add-case",
 };
 static const char *const v4_grammar[] = {
 	"expected `replace-body function <fn-id> with <fragment>`",
@@ -292,6 +377,8 @@ static const char *const v4_grammar[] = {
 	"expected `add-function after <declaration-id> with <fragment>`",
 	"expected `delete-function function <fn-id>`",
 	"expected `change-parameter-type function <fn-id> parameter <u32> from <type> to <type>`",
+	"expected `add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>]`",
+	"expected `add-case variant <variant-id> with <fragment>`",
 };
 
 /* The shape an instruction's first word asks for, when the line starts
@@ -397,7 +484,7 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		static const char *const words[] = {
 			"base", "rename", "rename-member", "rename-case", "replace-call-type-argument", "require",
 			"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function",
-			"change-parameter-type",
+			"change-parameter-type", "add-parameter", "add-case",
 		};
 		size_t n = p->version == 4 ? sizeof words / sizeof *words : 6;
 		/* near: one edit away, or else a prefix of exactly one instruction
@@ -581,6 +668,7 @@ patch_free(SPatch *p)
 			free(p->ops[i].w[k].s);
 		free(p->ops[i].to.s);
 		free(p->ops[i].text);
+		free(p->ops[i].arg);
 	}
 	free(p->ops);
 	memset(p, 0, sizeof *p);
