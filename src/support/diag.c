@@ -127,8 +127,12 @@ diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_l
 		s->warnings++;
 	else
 		s->errors++;
+	/* Warnings stop at the limit; errors go on to twice it, so an error
+	 * reported after a flood of warnings (S112 on every field of a
+	 * generated record, say) is still shown: the items past the limit
+	 * are all errors. */
 	int limit = s->limit ? s->limit : 1000;
-	if (s->items.len >= limit) {
+	if (s->items.len >= (diag_info[code].sev == SEV_WARNING ? limit : 2 * limit)) {
 		s->truncated = true;
 		return NULL;
 	}
@@ -454,7 +458,9 @@ diag_emit_from(const DiagSink *s, int from, bool json)
 		else
 			diag_render_human(&out, s, &s->items.items[i], color);
 	}
-	if (s->truncated && !json)
+	/* the note once per emission that shows something (a second emission
+	 * of the same sink with nothing new, cli_wasm_run's, repeats nothing) */
+	if (s->truncated && !json && (from == 0 || from < s->items.len))
 		buf_printf(&out, "note: further diagnostics were not shown (%d errors, %d warnings in all)\n",
 		    s->errors, s->warnings);
 	if (out.len)

@@ -69,7 +69,8 @@ typedef struct DiagSink {
 	VEC(Diag) items;      /* in report order */
 	int errors;
 	int warnings;
-	int limit;            /* stop recording after this many (0 = 1000) */
+	int limit;            /* stop recording warnings after this many, errors
+	                       * after twice as many (0 = 1000) */
 	bool truncated;       /* more were reported than recorded */
 	DiagPos *pos;         /* positions of src every DIAG_POS_STEP bytes (owned) */
 	const char *pos_src;  /* the text pos was built for */
