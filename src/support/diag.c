@@ -127,12 +127,12 @@ diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_l
 		s->warnings++;
 	else
 		s->errors++;
-	/* Warnings stop at the limit; errors go on to twice it, so an error
-	 * reported after a flood of warnings (S112 on every field of a
-	 * generated record, say) is still shown: the items past the limit
-	 * are all errors. */
+	/* Warnings stop at the limit, errors at the limit of errors kept, so
+	 * an error reported after a flood of warnings (S112 on every case of
+	 * a generated variant, say) is still shown (qa36). */
 	int limit = s->limit ? s->limit : 1000;
-	if (s->items.len >= (diag_info[code].sev == SEV_WARNING ? limit : 2 * limit)) {
+	bool warn = diag_info[code].sev == SEV_WARNING;
+	if (warn ? s->items.len >= limit : s->kept_errors >= limit) {
 		s->truncated = true;
 		return NULL;
 	}
@@ -146,6 +146,8 @@ diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_l
 		locate(s, span->start, &d.line, &d.col);
 	}
 	VEC_PUSH(s->items, d);
+	if (!warn)
+		s->kept_errors++;
 	return &s->items.items[s->items.len - 1];
 }
 
@@ -153,10 +155,12 @@ void
 diag_remove(DiagSink *s, int i)
 {
 	Diag *d = &s->items.items[i];
-	if (diag_info[d->code].sev == SEV_WARNING)
+	if (diag_info[d->code].sev == SEV_WARNING) {
 		s->warnings--;
-	else
+	} else {
 		s->errors--;
+		s->kept_errors--;
+	}
 	free(d->message);
 	free(d->help);
 	free(d->note);
