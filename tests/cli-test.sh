@@ -2018,6 +2018,27 @@ has "$tmp/err" "doctor takes no operand" "doctor with an operand"
 expect 2 "doctor, unknown option" -- "$bin" doctor --jsn
 has "$tmp/err" "did you mean \`--json\`?" "doctor, unknown option"
 
+# qa36: hostile inputs from outside.
+# An error reported after the diagnostic cap's worth of warnings (1,000 S112
+# on a generated variant's cases) is still shown, and a sink emitted twice
+# (run --wasm: the checker's warnings, then the lane's own) prints the
+# truncation note once.
+python3 -c '
+n = 1001
+print("module qa36.flood;\n\n@id(\"qa36.flood.v\")\nvariant V {")
+for i in range(n):
+    print("    C%d," % i)
+print("}\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    let v = V::C1000 {};\n    7 + true\n}")
+' > "$tmp/qa36_flood.spx"
+expect 1 "qa36: an error after 1,001 warnings" -- "$bin" check "$tmp/qa36_flood.spx"
+has "$tmp/err" "error[SPX-T" "qa36: an error after 1,001 warnings is shown"
+has "$tmp/err" "note: further diagnostics were not shown (1 errors, 1001 warnings in all)" "qa36: the truncation note"
+sed 's/7 + true/7/' "$tmp/qa36_flood.spx" > "$tmp/qa36_flood_ok.spx"
+if command -v node > /dev/null 2>&1; then
+	expect 0 "qa36: run --wasm after 1,001 warnings" -- "$bin" run --wasm "$tmp/qa36_flood_ok.spx"
+	if [ "$(grep -c '^note: further diagnostics' "$tmp/err")" = 1 ]; then ok; else bad "qa36: run --wasm prints the truncation note $(grep -c '^note: further diagnostics' "$tmp/err") times"; fi
+fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

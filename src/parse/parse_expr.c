@@ -786,6 +786,14 @@ parse_match(Parser *p)
 					none_arms_fix(p, d, arms_open);
 			} else if (parse_at(p, TOK_DOT)) {
 				diag_set_help(d, "range patterns are not admitted; bind the value and guard the arm: `n if n >= 0 && n <= 5 => …,`");
+			} else if (parse_at(p, TOK_ARROW) || parse_at(p, TOK_ASSIGN)) {
+				/* `->` (a function's return arrow) or `=` where the arm's `=>`
+				 * goes (qa36): the fix writes it */
+				Token *t = parse_peek(p);
+				diag_set_help(d, "a match arm separates its pattern from its value with `=>`, not `%s`: `pattern => value,`",
+				    parse_at(p, TOK_ARROW) ? "->" : "=");
+				if (d)
+					diag_add_fix(d, t->span.start, t->span.end, "=>");
 			} else {
 				parse_decorate_expected(p, d);
 			}

@@ -651,6 +651,17 @@ mentions_err(const Sema *S, TypeId t)
 	return false;
 }
 
+/* fname is a compiler-owned scalar conversion whose result type is a's
+ * (`i64_from_usize` for an `i64`; not `string_from_str` for a `string`,
+ * which lending copies, qa35's help). */
+static bool
+converts_to(Sema *S, const char *fname, TypeId a)
+{
+	const char *tn = sema_type_name(S, a);
+	size_t n = strlen(tn);
+	return a != T_STRING && strncmp(fname, tn, n) == 0 && strncmp(fname + n, "_from_", 6) == 0 && sema_builtin_find(fname);
+}
+
 /*
  * Checks arguments left to right against params (T205), after arity (T204);
  * ps (NULL for builtins and callable bindings) gives the callee's parameter
@@ -694,6 +705,10 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING && strcmp(fname, "string_from_str") == 0)
 			diag_set_help(d, "a literal already is an owned `string`: write `%.*s` itself, without `string_from_str`",
 			    (int)(args[i]->span.end - args[i]->span.start), C->S->src + args[i]->span.start);
+		else if (!ps && converts_to(S, fname, a) && args[i]->kind != EXPR_INT && args[i]->kind != EXPR_FLOAT)
+			/* `i64_from_usize(str_len_bytes(v))` (qa36): the value already
+			 * has the conversion's result type (a literal's suffix fix below) */
+			diag_set_help(d, "the argument already is `%s`: use it without `%s(…)`", sema_type_name(S, a), fname);
 		else if (sema_carrier_value_help(S, d, a, params[i]))
 			;
 		else if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_STRING)

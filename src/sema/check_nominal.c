@@ -356,6 +356,16 @@ nominal_with_targs(FnCtx *C, SymId sym, Type *const *targs, int ntargs, Span spa
 	return t;
 }
 
+/* The first variant (in declaration order) with a case called name, or -1. */
+static SymId
+case_owner(Sema *S, const char *name)
+{
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (sema_sym(S, id)->kind == SK_VARIANT && sema_case_index(S, id, name) >= 0)
+			return id;
+	return -1;
+}
+
 TypeId
 sema_check_record_lit(FnCtx *C, const Expr *e)
 {
@@ -369,7 +379,14 @@ sema_check_record_lit(FnCtx *C, const Expr *e)
 	}
 	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
-		diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
+		SymId v = sym < 0 && q->nparts == 1 ? case_owner(S, name) : -1;
+		if (v >= 0) {
+			/* `Circle { r: 2 }` for a case of a variant (qa36) */
+			const Sym *vs = sema_sym(S, v);
+			diag_set_help(d, "`%s` is a case of variant `%s`: construct it as `%s%s::%s { … }`", name, vs->name, vs->name, vs->ntparams ? "<…>" : "", name);
+		} else {
+			diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
+		}
 		check_init_values(C, e->u.record.inits, e->u.record.ninits);
 		return T_ERR;
 	}

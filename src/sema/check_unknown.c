@@ -94,6 +94,17 @@ nearest_function(Sema *S, const char *name, bool *is_builtin)
 	return best <= limit && count == 1 ? cand : NULL;
 }
 
+/* The first class (in declaration order) with its own method called name,
+ * or -1: `get(c)` for `c.get()` (qa36). */
+static SymId
+method_owner(Sema *S, const char *name)
+{
+	for (SymId id = 0; id < S->syms.len; id++)
+		if (sema_sym(S, id)->kind == SK_CLASS && sema_own_method(S, id, name) >= 0)
+			return id;
+	return -1;
+}
+
 /* The interface declaring an import named name in this module, or NULL. */
 static const Decl *
 import_owner(const Sema *S, const char *name, const ImportFn **out)
@@ -245,6 +256,7 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		"bytes_to_string", "bytes_to_str", "string_from_slice", "str_from_slice", "utf8_decode", "decode_utf8", NULL };
 	const ImportFn *imp = NULL;
 	const Decl *iface = import_owner(S, name, &imp);
+	SymId owner = -1;
 	SymId type = sema_strmap_get(&S->type_names, name);
 	const Sym *ts = type >= 0 ? sema_sym(S, type) : NULL;
 	if (ts && (ts->kind == SK_RECORD || ts->kind == SK_CLASS) && ts->nom->nfields > 0)
@@ -261,6 +273,12 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		/* the reference calls only `import rust fn` imports, which are out of scope */
 		diag_set_help(d, "`%s` is an import of interface `%s`, and source cannot call an interface import: a resource names it as its finalizer (`drop import \"%.*s\";`); compute the value with a function of this module instead",
 		    name, iface->u.interface.name.s, imp->id.present ? (int)imp->id.value.len : 11, imp->id.present ? imp->id.value.s : "<import id>");
+	else if ((owner = method_owner(S, name)) >= 0 && e->u.call.nargs > 0 && e->u.call.args[0]->kind == EXPR_NAME)
+		diag_set_help(d, "`%s` is a method of class `%s`, not a function: call it on the instance, `%s.%s(%s)`, which passes it as `self`", name,
+		    sema_sym(S, owner)->name, e->u.call.args[0]->u.name.s, name, e->u.call.nargs > 1 ? "…" : "");
+	else if (owner >= 0)
+		diag_set_help(d, "`%s` is a method of class `%s`, not a function: call it on an instance, `value.%s(…)`, which passes it as `self`", name,
+		    sema_sym(S, owner)->name, name);
 	else if (in_list(print_names, name))
 		diag_set_help(d, "there is no print routine; write bytes with `let view = string_as_str(text); let written = stdout_write(str_as_bytes(view));` under `permit { process.stdout.write }` and `uses { process.stdout.write }`");
 	else if (help)

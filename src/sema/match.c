@@ -7,6 +7,7 @@
 #include "sema_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool
@@ -601,7 +602,19 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			}
 		} else if (p->kind == PAT_RECORD) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern is incompatible with a variant scrutinee");
-			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
+			SymId vs = (SymId)sema_type_info(&S->types, vt)->decl;
+			if (sema_case_index(S, vs, p->u.record.type.s) >= 0) {
+				/* `Circle { r }` for a case of the scrutinee's variant (qa36) */
+				diag_set_help(d, "`%s` is a case of `%s`: qualify it, `%s::%s { … }`", p->u.record.type.s, v->name, v->name, p->u.record.type.s);
+				size_t n = strlen(v->name);
+				char *q = spx_xmalloc(n + 3);
+				memcpy(q, v->name, n);
+				memcpy(q + n, "::", 3);
+				diag_add_fix(d, p->span.start, p->span.start, q);
+				free(q);
+			} else {
+				diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
+			}
 		} else {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);

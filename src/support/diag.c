@@ -127,8 +127,12 @@ diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_l
 		s->warnings++;
 	else
 		s->errors++;
+	/* Warnings stop at the limit, errors at the limit of errors kept, so
+	 * an error reported after a flood of warnings (S112 on every case of
+	 * a generated variant, say) is still shown (qa36). */
 	int limit = s->limit ? s->limit : 1000;
-	if (s->items.len >= limit) {
+	bool warn = diag_info[code].sev == SEV_WARNING;
+	if (warn ? s->items.len >= limit : s->kept_errors >= limit) {
 		s->truncated = true;
 		return NULL;
 	}
@@ -142,6 +146,8 @@ diag_vreport(DiagSink *s, DiagCode code, const Span *span, const char *fmt, va_l
 		locate(s, span->start, &d.line, &d.col);
 	}
 	VEC_PUSH(s->items, d);
+	if (!warn)
+		s->kept_errors++;
 	return &s->items.items[s->items.len - 1];
 }
 
@@ -149,10 +155,12 @@ void
 diag_remove(DiagSink *s, int i)
 {
 	Diag *d = &s->items.items[i];
-	if (diag_info[d->code].sev == SEV_WARNING)
+	if (diag_info[d->code].sev == SEV_WARNING) {
 		s->warnings--;
-	else
+	} else {
 		s->errors--;
+		s->kept_errors--;
+	}
 	free(d->message);
 	free(d->help);
 	free(d->note);
@@ -454,7 +462,9 @@ diag_emit_from(const DiagSink *s, int from, bool json)
 		else
 			diag_render_human(&out, s, &s->items.items[i], color);
 	}
-	if (s->truncated && !json)
+	/* the note once per emission that shows something (a second emission
+	 * of the same sink with nothing new, cli_wasm_run's, repeats nothing) */
+	if (s->truncated && !json && (from == 0 || from < s->items.len))
 		buf_printf(&out, "note: further diagnostics were not shown (%d errors, %d warnings in all)\n",
 		    s->errors, s->warnings);
 	if (out.len)

@@ -69,7 +69,10 @@ typedef struct DiagSink {
 	VEC(Diag) items;      /* in report order */
 	int errors;
 	int warnings;
-	int limit;            /* stop recording after this many (0 = 1000) */
+	int limit;            /* stop recording warnings once this many items
+	                       * are held, errors once this many errors are
+	                       * (0 = 1000) */
+	int kept_errors;      /* the errors among items */
 	bool truncated;       /* more were reported than recorded */
 	DiagPos *pos;         /* positions of src every DIAG_POS_STEP bytes (owned) */
 	const char *pos_src;  /* the text pos was built for */

@@ -825,6 +825,25 @@ main(void)
 		check(all, "diagnostic line/column from offsets match a byte-by-byte count");
 		diag_free(&ds);
 	}
+	/* the cap (qa36): warnings stop at `limit` items, errors at `limit`
+	 * errors, so an error after a flood of warnings is kept; diag_remove
+	 * frees an error's room */
+	{
+		DiagSink ds;
+		diag_init(&ds, "cap.spx", NULL, 0);
+		ds.limit = 4;
+		for (int i = 0; i < 6; i++)
+			diag_report(&ds, DIAG_S112, NULL, "w%d", i);
+		bool kept = diag_report(&ds, DIAG_T208, NULL, "e0") != NULL;
+		for (int i = 1; i < 5; i++)
+			diag_report(&ds, DIAG_T208, NULL, "e%d", i);
+		check(kept && ds.items.len == 8 && ds.kept_errors == 4 && ds.truncated && ds.errors == 5 && ds.warnings == 6,
+		    "diagnostic cap: the error after the warnings is kept, errors capped apart");
+		diag_remove(&ds, 7);
+		check(ds.kept_errors == 3 && diag_report(&ds, DIAG_T208, NULL, "e5") != NULL && diag_report(&ds, DIAG_S112, NULL, "w6") == NULL,
+		    "diagnostic cap: diag_remove frees an error's room, not a warning's");
+		diag_free(&ds);
+	}
 	/* sema_builtin_find_id's first-byte filter admits every reserved id */
 	{
 		bool all = true;
