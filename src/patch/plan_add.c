@@ -23,16 +23,18 @@
 /* A bracketed, comma-separated list of the source. */
 typedef struct List {
 	uint32_t open, close;    /* the `(` and `)` */
-	uint32_t item[64];       /* each item's first byte (the first 64) */
+	uint32_t want_at;        /* the first byte of item `want` (list_in's) */
+	uint32_t last_at;        /* the first byte of the last item */
 	int nitems;
 	uint32_t last_end;       /* the end of the last item's last token */
 	bool ok;
 } List;
 
 /* The list in src[from, to): the first `(` matched forward, or (backward)
- * the last token, a `)`, matched backward. */
+ * the last token, a `)`, matched backward.  Item `want` (the place of the
+ * new item) is remembered whatever the list's length. */
 static List
-list_in(const char *src, uint32_t from, uint32_t to, bool backward)
+list_in(const char *src, uint32_t from, uint32_t to, bool backward, uint32_t want)
 {
 	List L;
 	memset(&L, 0, sizeof L);
@@ -81,8 +83,9 @@ list_in(const char *src, uint32_t from, uint32_t to, bool backward)
 				continue;
 			}
 			if (start) {
-				if (L.nitems < 64)
-					L.item[L.nitems] = from + lx.toks[i].span.start;
+				if ((uint32_t)L.nitems == want)
+					L.want_at = from + lx.toks[i].span.start;
+				L.last_at = from + lx.toks[i].span.start;
 				L.nitems++;
 				start = false;
 			}
@@ -107,22 +110,23 @@ line_first(const char *src, uint32_t off)
 	return true;
 }
 
-/* The edit inserting text as item ix of L (ix <= L->nitems).  A list
- * written one item a line gets the new item on a line of its own. */
+/* The edit inserting text as item ix of L (ix <= L->nitems, L read with
+ * want = ix).  A list written one item a line gets the new item on a line
+ * of its own. */
 static void
 insert_item(Planner *P, const List *L, uint32_t ix, const char *text)
 {
 	const char *src = P->src;
 	Buf b = {0};
 	Span at;
-	uint32_t ref = L->nitems == 0 ? 0 : ix < (uint32_t)L->nitems && ix < 64 ? L->item[ix] : L->item[L->nitems - 1 < 64 ? L->nitems - 1 : 63];
+	uint32_t ref = L->nitems == 0 ? 0 : ix < (uint32_t)L->nitems ? L->want_at : L->last_at;
 	bool lines = L->nitems > 0 && line_first(src, ref) && line_first(src, L->close);
 	uint32_t n = lines ? patch_indent_len(src, ref) : 0;
 	if (L->nitems == 0) {
 		at.start = at.end = L->close;
 		buf_puts(&b, text);
-	} else if (ix < (uint32_t)L->nitems && ix < 64) {
-		at.start = at.end = L->item[ix];
+	} else if (ix < (uint32_t)L->nitems) {
+		at.start = at.end = L->want_at;
 		if (lines)
 			buf_printf(&b, "%s,\n%.*s", text, (int)n, src + spx_line_start(src, ref));
 		else
@@ -205,12 +209,12 @@ patch_plan_add_param(Planner *P)
 			buf_free(&names);
 			return false;
 		}
-	List L = list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false);
+	List L = list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, (uint32_t)ix);
 	if (!L.ok || L.nitems != fn->nparams)
 		return patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
 	/* the parameter, where it goes */
 	char *t = patch_reindent(o->text, "", 0, true);
-	uint32_t at = L.nitems == 0 ? L.close : ix < (unsigned long)L.nitems ? L.item[ix] : L.last_end;
+	uint32_t at = L.nitems == 0 ? L.close : ix < (unsigned long)L.nitems ? L.want_at : L.last_end;
 	insert_item(P, &L, (uint32_t)ix, t);
 	free(t);
 	PatchChange *c = patch_v4_change(P, "parameter_added", y, name, (int)ix);
@@ -230,8 +234,8 @@ arg_call(Planner *P, const Expr *e)
 		if (x->op != P->op && x->start <= e->span.start && e->span.end <= x->end && x->end > x->start)
 			return;
 	}
-	List L = list_in(P->src, e->span.start, e->span.end, true);
 	uint32_t ix = (uint32_t)strtoul(P->o->w[1].s, NULL, 10);
+	List L = list_in(P->src, e->span.start, e->span.end, true, ix);
 	if (!L.ok || ix > (uint32_t)L.nitems) {
 		P->found = e;   /* not read: refused below */
 		return;
