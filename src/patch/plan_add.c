@@ -362,7 +362,6 @@ patch_plan_add_case(Planner *P)
 	return true;
 }
 
-/* The structural identity of the expression written at span s, or "". */
 typedef struct FindSpan {
 	Span s;
 	const HirExpr *found;
@@ -376,20 +375,24 @@ find_at(void *ctx, const HirExpr *e)
 		f->found = e;
 }
 
-static void
-expr_id_of(const HirModule *H, Span s, char *out, size_t size)
+/* Append the structural identity of the expression written at span s
+ * (none: false), whatever the function id's length. */
+static bool
+expr_id_of(const HirModule *H, Span s, Buf *out)
 {
-	out[0] = '\0';
-	for (int i = 0; H && i < H->nfuncs && !out[0]; i++) {
+	for (int i = 0; H && i < H->nfuncs; i++) {
 		const HirFunc *f = &H->funcs[i];
 		if (!f->id)
 			continue;
 		FindSpan fs = { s, NULL };
 		HirVisitor v = { find_at, NULL, NULL, &fs };
 		hir_visit(f, &v);
-		if (fs.found)
-			snprintf(out, size, "declaration:%zu:%s:expression:%u", strlen(f->id), f->id, fs.found->index);
+		if (fs.found) {
+			buf_printf(out, "declaration:%zu:%s:expression:%u", strlen(f->id), f->id, fs.found->index);
+			return true;
+		}
 	}
+	return false;
 }
 
 typedef struct CaseScan {
@@ -426,9 +429,10 @@ case_match(Planner *P, const Expr *e)
 		}
 	}
 	if (cs->n++ < 4) {
-		char id[600];
-		expr_id_of(P->H, e->span, id, sizeof id);
-		buf_printf(&cs->ids, "%s`%s`", cs->n > 1 ? ", " : "", id[0] ? id : "?");
+		buf_printf(&cs->ids, "%s`", cs->n > 1 ? ", " : "");
+		if (!expr_id_of(P->H, e->span, &cs->ids))
+			buf_puts(&cs->ids, "?");
+		buf_puts(&cs->ids, "`");
 	}
 	if (!cs->first)
 		cs->first = e;
