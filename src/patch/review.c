@@ -92,6 +92,19 @@ static const char *const nonclaims[] = {
 	"no_external_consumer_compatibility",
 };
 
+/* The bytes of operation o's words and fragments. */
+static size_t
+op_bytes(const PatchOp *o)
+{
+	size_t n = 0;
+	for (int k = 0; k < 5; k++)
+		n += o->w[k].s ? strlen(o->w[k].s) : 0;
+	n += o->to.s ? strlen(o->to.s) : 0;
+	n += o->text ? strlen(o->text) : 0;
+	n += o->arg ? strlen(o->arg) : 0;
+	return n;
+}
+
 /* The family of operation o and its subject (quoted selectors) into sub. */
 static int
 family(const PatchOp *o, char *sub, size_t size)
@@ -219,23 +232,28 @@ patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const c
 		unsigned seen = 0;
 		Buf f = {0};
 		for (int i = 0; i < p->nops; i++) {
-			char sub[512];
-			char statement[2048];
+			/* room for every word and fragment of the operation, each
+			 * quoted up to twice, and the fixed text: never cut */
+			size_t size = 2048 + 2 * op_bytes(&p->ops[i]);
+			char *sub = spx_xmalloc(size);
+			char *statement = spx_xmalloc(size);
 			const char *code;
 			int disposition;
 			if (p->ops[i].kind >= POP_REPLACE_BODY) {
 				static const ReviewFact none;
-				patch_review_v4_row(&p->ops[i], i, facts ? &facts[i] : &none, s, &code, &disposition, statement, sizeof statement);
+				patch_review_v4_row(&p->ops[i], i, facts ? &facts[i] : &none, s, &code, &disposition, statement, size);
 			} else {
-				const Row *r = &table[family(&p->ops[i], sub, sizeof sub)][s];
+				const Row *r = &table[family(&p->ops[i], sub, size)][s];
 				code = r->code;
 				disposition = r->disposition;
-				snprintf(statement, sizeof statement, r->statement, i, sub);
+				snprintf(statement, size, r->statement, i, sub);
 			}
 			seen |= 1u << disposition;
 			buf_printf(&f, "%s{\"code\":\"%s\",\"disposition\":\"%s\",\"statement\":", i ? "," : "", code, dispositions[disposition]);
 			json_cstr(&f, statement);
 			buf_printf(&f, ",\"operation_indices\":[%d],\"evidence_ids\":[\"evidence:0\"]}", i);
+			free(sub);
+			free(statement);
 		}
 		const char *assessment = "mixed";
 		if (seen == 0 || seen == 1u << D_NA)
