@@ -840,15 +840,31 @@ lsp_rename(LspReq *r, Buf *out)
 /* ---- prepareRename: where rename would be planned --------------------------------- */
 
 /* The name prepareRename renames to: rename's refusals that depend on the
- * new name (a clash, a keyword) are rename's to give, with the name chosen. */
+ * new name (a clash, a keyword) are rename's to give, with the name chosen.
+ * The first of probe, probe1, probe2, … the source does not contain, so a
+ * program that uses the name itself is not refused for a clash. */
 #define PREPARE_PROBE "zq_prepare_rename_probe"
+
+static bool
+src_has(const char *src, size_t len, const char *word)
+{
+	size_t n = strlen(word);
+	for (size_t i = 0; src && i + n <= len; i++)
+		if (src[i] == word[0] && memcmp(src + i, word, n) == 0)
+			return true;
+	return false;
+}
 
 bool
 lsp_rename_probe(LspRename *rn, const Session *s, const LspOcc *o, const char *rev)
 {
 	memset(rn, 0, sizeof *rn);
 	diag_init(&rn->pd, "<prepareRename>", NULL, 0);
-	if (!o || o->sym < 0 || !lsp_rename_patch(&rn->text, s->S, o, rev, PREPARE_PROBE))
+	char probe[48];
+	snprintf(probe, sizeof probe, "%s", PREPARE_PROBE);
+	for (unsigned k = 1; src_has(s->src, s->len, probe); k++)
+		snprintf(probe, sizeof probe, "%s%u", PREPARE_PROBE, k);
+	if (!o || o->sym < 0 || !lsp_rename_patch(&rn->text, s->S, o, rev, probe))
 		return false;
 	rn->pd.src = rn->text.data;
 	rn->pd.src_len = rn->text.len;

@@ -112,6 +112,33 @@ e = c.error("textDocument/prepareRename", {"textDocument": TD, "position": pos(B
 assert e["code"] == -32803 and "does not verify" in e["message"], e
 c.notify("textDocument/didClose", {"textDocument": TD})
 
+# a program that itself declares the name prepareRename probes with: still offered
+PROBE = """module lsp.probe;
+
+@id("pb.zq")
+fn zq_prepare_rename_probe(x: i64) -> i64 {
+    x
+}
+
+@id("pb.other")
+fn other(x: i64) -> i64 {
+    zq_prepare_rename_probe(x)
+}
+
+@id("pb.main")
+fn main() -> i64 {
+    other(1)
+}
+"""
+PURI = {"uri": "file:///work/lsp/probe.spx"}
+c.notify("textDocument/didOpen", {"textDocument": dict(PURI, languageId="semaprax", version=1, text=PROBE)})
+assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+r = c.call("textDocument/prepareRename", {"textDocument": PURI, "position": pos(PROBE, "other(x")})
+assert r == {"range": rng(PROBE, "other(x", 0, 5), "placeholder": "other"}, r
+r = c.call("textDocument/prepareRename", {"textDocument": PURI, "position": pos(PROBE, "zq_prepare_rename_probe(x:")})
+assert r == {"range": rng(PROBE, "zq_prepare_rename_probe(x:", 0, 23), "placeholder": "zq_prepare_rename_probe"}, r
+c.notify("textDocument/didClose", {"textDocument": PURI})
+
 # a project's module (tests/project/impact-module-importers): an imported
 # function's alias is offered (rename edits the declaring module), a module's
 # local too, an entry `main` not
