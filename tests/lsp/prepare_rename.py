@@ -77,7 +77,7 @@ init = c.call("initialize", {"processId": None, "rootUri": None, "capabilities":
 assert init["capabilities"]["renameProvider"] == {"prepareProvider": True}, init
 c.notify("initialized", {})
 c.notify("textDocument/didOpen", {"textDocument": {"uri": URI, "languageId": "semaprax", "version": 1, "text": TEXT}})
-assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+assert c.diags(URI) == []
 
 # a local: its binding, a use, and the cursor at the name's end
 offered("total = area", "total")
@@ -107,7 +107,7 @@ assert prepare("main()", 0, 1) is None
 # a document that does not verify: refused as rename is
 BROKEN = TEXT.replace("n + i64_from", "n + missing + i64_from")
 c.notify("textDocument/didChange", {"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": BROKEN}]})
-assert any(d["severity"] == 1 for d in c.note("textDocument/publishDiagnostics")["diagnostics"])
+assert any(d["severity"] == 1 for d in c.diags(URI))
 e = c.error("textDocument/prepareRename", {"textDocument": TD, "position": pos(BROKEN, "area(s")})
 assert e["code"] == -32803 and "does not verify" in e["message"], e
 c.notify("textDocument/didClose", {"textDocument": TD})
@@ -132,7 +132,7 @@ fn main() -> i64 {
 """
 PURI = {"uri": "file:///work/lsp/probe.spx"}
 c.notify("textDocument/didOpen", {"textDocument": dict(PURI, languageId="semaprax", version=1, text=PROBE)})
-assert c.note("textDocument/publishDiagnostics")["diagnostics"] == []
+assert c.diags(PURI["uri"]) == []
 r = c.call("textDocument/prepareRename", {"textDocument": PURI, "position": pos(PROBE, "other(x")})
 assert r == {"range": rng(PROBE, "other(x", 0, 5), "placeholder": "other"}, r
 r = c.call("textDocument/prepareRename", {"textDocument": PURI, "position": pos(PROBE, "zq_prepare_rename_probe(x:")})
@@ -178,7 +178,7 @@ for f in fixtures:
     text = open(f, encoding="utf-8").read()
     u = "file://" + os.path.abspath(f)
     c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "semaprax", "version": 1, "text": text}})
-    if any(x.get("severity") == 1 for x in c.note("textDocument/publishDiagnostics")["diagnostics"]):
+    if any(x.get("severity") == 1 for x in c.diags(u)):
         c.notify("textDocument/didClose", {"textDocument": {"uri": u}})
         continue
     words = [m.start() for m in re.finditer(r"\b[A-Za-z_][A-Za-z0-9_]*\b", text)]
