@@ -252,6 +252,19 @@ patch_walk_module(Planner *P)
 	}
 }
 
+void
+patch_walk_op(Planner *P, const SPatch *p, int i, SymId sym, void (*cb)(Planner *, const Expr *))
+{
+	P->op = i;
+	P->o = &p->ops[i];
+	P->sym = sym;
+	P->ci = 0;
+	P->found = NULL;
+	P->on_expr = cb;
+	patch_walk_module(P);
+	P->on_expr = NULL;
+}
+
 /* ---- edits ---- */
 
 void

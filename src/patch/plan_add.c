@@ -262,14 +262,7 @@ patch_v4_add_arguments(Planner *P, const SPatch *p)
 		PatchChange *c = change_of(P, i);
 		if (f < 0 || !c)
 			continue;
-		P->op = i;
-		P->o = &p->ops[i];
-		P->sym = f;
-		P->ci = 0;
-		P->found = NULL;
-		P->on_expr = arg_call;
-		patch_walk_module(P);
-		P->on_expr = NULL;
+		patch_walk_op(P, p, i, f, arg_call);
 		c->sites = P->ci;
 		if (P->found) {
 			Diag *g = diag_report(P->d, DIAG_G112, &p->ops[i].w[0].span, "the argument list of a call of `%s` (source byte %u) could not be read",
@@ -493,13 +486,8 @@ patch_v4_check_cases(Planner *P, const SPatch *p)
 		if (v < 0 || !c)
 			continue;
 		CaseScan cs = { {0}, 0, 0, NULL };
-		P->op = i;
-		P->o = &p->ops[i];
-		P->sym = v;
 		P->user = &cs;
-		P->on_expr = case_match;
-		patch_walk_module(P);
-		P->on_expr = NULL;
+		patch_walk_op(P, p, i, v, case_match);
 		P->user = NULL;
 		c->sites = cs.replaced;
 		if (cs.n > 0) {

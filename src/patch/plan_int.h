@@ -48,6 +48,9 @@ struct Planner {
 /* P zeroed, for S, with no target symbol, case or invariant walk (-1). */
 void patch_planner_init(Planner *P, Sema *S);
 void patch_walk_module(Planner *P);
+/* The module walked for operation i of p (selecting sym) with cb on every
+ * expression: the operation's count (ci) and first find reset first. */
+void patch_walk_op(Planner *P, const SPatch *p, int i, SymId sym, void (*cb)(Planner *, const Expr *));
 void patch_walk_fn(Planner *P, const FnDecl *f);
 void patch_walk_expr(Planner *P, const Expr *e);
 void patch_add_edit(Planner *P, Span at, const char *text);

@@ -614,13 +614,7 @@ patch_v4_check_deletes(Planner *P, const SPatch *p)
 		SymId f = sema_strmap_get(&P->S->ids, p->ops[i].w[0].s);
 		if (f < 0)
 			continue;
-		P->op = i;
-		P->o = &p->ops[i];
-		P->sym = f;
-		P->ci = 0;
-		P->found = NULL;
-		P->on_expr = count_uses;
-		patch_walk_module(P);
+		patch_walk_op(P, p, i, f, count_uses);
 		if (P->ci == 0)
 			continue;
 		/* the declaration holding the first use */
