@@ -239,13 +239,22 @@ FIXSWEEP_KNOWN = tests/fixtures/run/arith_neg_overflow.spx \
 	tests/fixtures/run/user25_inv.spx tests/fixtures/run/agent_kv_parser.spx \
 	tests/fixtures/check/T216/near_miss_arms_agree.spx examples
 FIXSWEEP_SAMPLE ?= 200
+FIXSWEEP_PY = $(if $(SPX_PYTHON),$(SPX_PYTHON) -S,python3)
 FIXSWEEP_PER_OP ?= 40
 test-fixsweep: $(BIN)
-	python3 tools/fixsweep.py --bin $(BIN) --selftest
-	python3 tools/fixsweep.py --bin $(BIN) --seed 1 --sample $(FIXSWEEP_SAMPLE)
-	$(if $(filter 0,$(FIXSWEEP_PER_OP)),,python3 tools/fixsweep.py --bin $(BIN) --seed 1 --per-op $(FIXSWEEP_PER_OP) $(FIXSWEEP_KNOWN))
+	$(FIXSWEEP_PY) tools/fixsweep.py --bin $(BIN) --selftest
+	$(FIXSWEEP_PY) tools/fixsweep.py --bin $(BIN) --seed 1 --sample $(FIXSWEEP_SAMPLE)
+	$(if $(filter 0,$(FIXSWEEP_PER_OP)),,$(FIXSWEEP_PY) tools/fixsweep.py --bin $(BIN) --seed 1 --per-op $(FIXSWEEP_PER_OP) $(FIXSWEEP_KNOWN))
 
 # ---- tests ------------------------------------------------------------------
+# python3 resolved once per make run for the suites (tests/lib.sh, $t_python:
+# a version manager's shim on PATH costs ~0.4 s of CPU per start)
+ifeq ($(origin SPX_PYTHON),undefined)
+ifneq ($(filter test%,$(MAKECMDGOALS)),)
+SPX_PYTHON := $(shell python3 -c 'import sys; print(sys.executable)' 2> /dev/null)
+export SPX_PYTHON
+endif
+endif
 FIXTURES = tests/fixtures
 GEN      = $(BUILD)/gen-fixtures
 

@@ -1427,7 +1427,7 @@ if [ "$(cat "$tmp/out")" = 24 ]; then ok; else bad "fixed compound assignments p
 # jdiags FILE CODE WHAT: every line of FILE a diagnostic object with check
 # --json's keys in check's order, and one of them CODE.
 jdiags() {
-	if python3 -c '
+	if $t_python -c '
 import json, sys
 lines = open(sys.argv[1], "rb").read().decode().splitlines()
 assert lines, "no line"
@@ -1440,7 +1440,7 @@ assert any(json.loads(l)["code"] == sys.argv[2] for l in lines), lines
 }
 # jresult FILE WHAT PYTHON-CONDITION: FILE is one JSON object o for which the condition holds
 jresult() {
-	if python3 -c '
+	if $t_python -c '
 import json, sys
 lines = open(sys.argv[1], "rb").read().decode().splitlines()
 assert len(lines) == 1, lines
@@ -1917,7 +1917,7 @@ if command -v cc > /dev/null 2>&1 && command -v "${SEMAPRAX_NODE:-node}" > /dev/
 	"$bin" build examples/inventory.spx -o "$tmp/inv-pipe" > /dev/null 2>&1
 	for how in "run" "run --native" "run --wasm" "built"; do
 		if [ "$how" = built ]; then set -- "$tmp/inv-pipe"; else set -- "$bin" $how examples/inventory.spx; fi
-		got=$(TMPDIR="$tmp/pipe-tmp" python3 -c '
+		got=$(TMPDIR="$tmp/pipe-tmp" $t_python -c '
 import os, subprocess, sys
 r, w = os.pipe()
 os.close(r)
@@ -1931,7 +1931,7 @@ print(p.returncode, repr(p.stderr.decode()))
 	if [ -w /dev/full ]; then
 		printf 'module cli.full;\n\npermit { process.stdout.write }\n\n@id("app.main")\nfn main() -> i64\n    uses { process.stdout.write }\n{\n    let t = "x";\n    let w = stdout_write(str_as_bytes(string_as_str(t)));\n    5\n}\n' > "$tmp/full.spx"
 		for lane in --native --wasm; do
-			got=$(TMPDIR="$tmp/pipe-tmp" python3 -c '
+			got=$(TMPDIR="$tmp/pipe-tmp" $t_python -c '
 import os, subprocess, sys
 r, w = os.pipe()
 os.close(r)
@@ -1999,7 +1999,7 @@ if command -v cc > /dev/null 2>&1 && command -v node > /dev/null 2>&1; then
 	cp "$tmp/out" "$tmp/doc1.json"
 	CC="$tmp/no-such-cc" expect 1 "doctor --json again" -- "$bin" doctor --json
 	if cmp -s "$tmp/out" "$tmp/doc1.json"; then ok; else bad "doctor --json differs between two runs"; fi
-	if python3 -c '
+	if $t_python -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "semaprax.doctor.v1" and d["ready"] is False, d
@@ -2023,7 +2023,7 @@ has "$tmp/err" "did you mean \`--json\`?" "doctor, unknown option"
 # on a generated variant's cases) is still shown, and a sink emitted twice
 # (run --wasm: the checker's warnings, then the lane's own) prints the
 # truncation note once.
-python3 -c '
+$t_python -c '
 n = 1001
 print("module qa36.flood;\n\n@id(\"qa36.flood.v\")\nvariant V {")
 for i in range(n):

@@ -281,7 +281,7 @@ if [ -z "${CARD:-}" ]; then
 	else
 		edskipped=$((edskipped + 2))
 	fi
-	python3 - "$ed/helix.toml" > "$ed/helix.out" 2>&1 <<-'EOF'
+	$t_python - "$ed/helix.toml" > "$ed/helix.out" 2>&1 <<-'EOF'
 		import sys
 		try:
 		    import tomllib
@@ -303,7 +303,7 @@ if [ -z "${CARD:-}" ]; then
 	   fail=1
 	   configs=$((configs + 1)) ;;
 	esac
-	PATH="$ed/bin:$PATH" python3 tests/docs/lsp_roundtrip.py "$ed/lines" || fail=1
+	PATH="$ed/bin:$PATH" $t_python tests/docs/lsp_roundtrip.py "$ed/lines" || fail=1
 	if [ "$configs" -lt 5 ] && [ "$edskipped" -eq 0 ]; then
 		echo "FAIL docs/editors.md: only $configs client configuration snippets found (2 Lua, package.json, extension.js, Helix)"
 		fail=1
@@ -424,7 +424,7 @@ if [ -z "${CARD:-}" ]; then
 	fi
 	# the methods table's result outlines, each sent to a service on a scratch copy
 	cp examples/inventory.spx "$sv/inventory.spx"
-	python3 tests/docs/service_shapes.py "$abs" "$sv/inventory.spx" "$w/calc" > "$sv/shapes" || fail=1
+	$t_python tests/docs/service_shapes.py "$abs" "$sv/inventory.spx" "$w/calc" > "$sv/shapes" || fail=1
 	grep FAIL -A5 "$sv/shapes"
 	[ "$fail" -eq 0 ] && echo "docs: docs/service.md's $nsess sessions: $nreq messages answered as shown; $(sed -n 's/^docs: docs.service.md.s //p' "$sv/shapes")"
 fi
@@ -532,7 +532,7 @@ if [ -z "${CARD:-}" ]; then
 	# doc-format.md's text layout: the doc fixtures' text snapshots and the examples' docs
 	awk '/^## Text/ { on = 1 } on && /^```text$/ { f = 1; next } f && /^```/ { exit } f' docs/doc-format.md > "$sh10/ttext"
 	for ex in examples/*.spx; do "$bin" doc "$ex"; done > "$sh10/examples-doc"
-	if ! python3 tests/docs/layout.py "$sh10/ttext" tests/fixtures/doc/*.doc.txt "$sh10/examples-doc" > "$sh10/layout-out"; then
+	if ! $t_python tests/docs/layout.py "$sh10/ttext" tests/fixtures/doc/*.doc.txt "$sh10/examples-doc" > "$sh10/layout-out"; then
 		echo "FAIL docs/doc-format.md: lines of \`semaprax doc\` its text outline does not show:"
 		head -5 "$sh10/layout-out"
 		fail=1
@@ -546,7 +546,7 @@ if [ -z "${CARD:-}" ]; then
 	grep -q '"fixes"' "$sh10/diag-fixes" || { echo "FAIL docs: the P106 fixture's diagnostic has no fixes any more; pick another"; fail=1; }
 	shape "$card (a diagnostic line)" "$sh10/tdiag" "$sh10/diag"
 	shape "$card (a diagnostic line with fixes)" "$sh10/tdiag" "$sh10/diag-fixes"
-	python3 tests/docs/keys.py "$sh10/shapes" || fail=1
+	$t_python tests/docs/keys.py "$sh10/shapes" || fail=1
 	# LOCK.md: the line kinds, in order, with their field counts (an export's header excepted)
 	awk '/^```$/ { on = !on; if (!on) exit; next } on && /^[a-z]/ { sub(/ *#.*/, ""); gsub(/<[^>]*>/, "X"); print $1, NF }' docs/LOCK.md > "$sh10/lockt"
 	(cd "$cw" && "$abs" new cmdp --template command > /dev/null && "$abs" lock calc && "$abs" lock cmdp) > "$sh10/locks" || fail=1

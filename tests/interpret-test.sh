@@ -42,7 +42,7 @@ SPX
 for cmd in interpret interpret-strings; do
 	expect 0 "$cmd scale" -- "$bin" "$cmd" "$tmp/calc.spx" --function calc.scale --arg 1.25 --arg 3i32
 	empty "$tmp/err" "$cmd prints nothing on stderr"
-	if python3 - "$tmp/out" "$cmd" <<'PY'
+	if $t_python - "$tmp/out" "$cmd" <<'PY'
 import hashlib, json, struct, sys
 raw = open(sys.argv[1], 'rb').read()
 assert raw.endswith(b'\n') and raw.count(b'\n') == 1, 'one line'

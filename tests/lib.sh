@@ -16,8 +16,15 @@
 #   has FILE TEXT WHAT     one check: FILE holds the line fragment TEXT
 #   lacks FILE TEXT WHAT   one check: FILE does not hold TEXT
 #   empty FILE WHAT        one check: FILE is empty
-#   t_py SCRIPT ARG…   one check: `python3 SCRIPT $bin ARG…` exits 0 (the
+#   t_py SCRIPT ARG…   one check: `$t_python SCRIPT $bin ARG…` exits 0 (the
 #                      scripted clients of the service and LSP suites)
+#   $t_python          python3 as the suites start it: the interpreter itself
+#                      (sys.executable, $SPX_PYTHON when make resolved it) with
+#                      -S.  A version manager's shim on PATH (pyenv: a shell
+#                      and `pyenv exec`) cost ~0.4 s of CPU per start on the
+#                      CI machines, and -S skips site-packages' .pth hooks
+#                      (one imported certifi at every start); the scripts use
+#                      the standard library only
 #   t_need HINT TOOL…  fails the suite (exit 1) naming the first TOOL not on
 #                      PATH, then "(HINT)": a missing tool fails, never skips
 #   t_asan             true under the sanitizer lane (make test-sanitize sets
@@ -42,6 +49,13 @@ t_begin() {
 	fail=0
 }
 
+if [ -z "${SPX_PYTHON:-}" ]; then
+	SPX_PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2> /dev/null) || SPX_PYTHON=
+	[ -n "$SPX_PYTHON" ] || SPX_PYTHON=python3
+	export SPX_PYTHON
+fi
+t_python="$SPX_PYTHON -S"
+
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL $t_name: $*"; }
 
@@ -57,7 +71,7 @@ empty() { if [ -s "$1" ]; then bad "$2: not empty: $(head -c 200 "$1")"; else ok
 t_py() {
 	t_script=$1
 	shift
-	if python3 "$t_script" "$bin" "$@"; then ok; else bad "${t_script##*/} $*"; fi
+	if $t_python "$t_script" "$bin" "$@"; then ok; else bad "${t_script##*/} $*"; fi
 }
 
 t_need() {
