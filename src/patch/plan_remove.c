@@ -103,6 +103,18 @@ replaced(const Planner *P, uint32_t s, uint32_t e)
 	return false;
 }
 
+/* Is [s, e) inside any edit (this operation's dropped arguments too)? */
+static bool
+edited(const Planner *P, uint32_t s, uint32_t e)
+{
+	for (int i = 0; i < P->out->edits.len; i++) {
+		const PatchEdit *x = &P->out->edits.items[i];
+		if (x->start <= s && e <= x->end && x->end > x->start)
+			return true;
+	}
+	return false;
+}
+
 /* The function declaring span s (a stable id), or what. */
 static const char *
 holder_of(Sema *S, Span s, const char *what)
@@ -241,7 +253,7 @@ use_of(void *ctx, const HirExpr *e)
 	bool use = (e->kind == HIR_LOCAL || e->kind == HIR_MOVE) && e->u.slot == u->slot;
 	for (int i = 0; e->kind == HIR_CLOSURE && i < e->u.closure.ncaptures && !use; i++)
 		use = e->u.closure.captures[i] == u->slot;
-	if (!use || replaced(u->P, e->span.start, e->span.end))
+	if (!use || edited(u->P, e->span.start, e->span.end))
 		return;
 	if (u->n++ == 0)
 		u->first = e;
@@ -254,10 +266,15 @@ remove_param_sites(Planner *P, const SPatch *p, int i, PatchChange *c)
 	SymId f = sema_strmap_get(&P->S->ids, o->w[0].s);
 	Sym *y = sema_sym(P->S, f);
 	uint32_t ix = (uint32_t)strtoul(o->w[1].s, NULL, 10);
-	/* the body, contracts and closures must no longer read it */
+	ParamScan ps;
+	memset(&ps, 0, sizeof ps);
+	P->user = &ps;
+	patch_walk_op(P, p, i, f, rm_call);
+	P->user = NULL;
+	c->sites = P->ci;
+	/* the body, contracts and closures must no longer read it (an argument
+	 * this operation drops, as a recursive call's, is no use) */
 	const HirFunc *hf = patch_hir_fn(P->H, y->id);
-	P->op = i;
-	P->o = o;
 	if (hf && ix < (uint32_t)hf->nparams) {
 		UseScan u = { P, ix, NULL, 0 };
 		HirVisitor v = { use_of, NULL, NULL, &u };
@@ -270,12 +287,6 @@ remove_param_sites(Planner *P, const SPatch *p, int i, PatchChange *c)
 			return false;
 		}
 	}
-	ParamScan ps;
-	memset(&ps, 0, sizeof ps);
-	P->user = &ps;
-	patch_walk_op(P, p, i, f, rm_call);
-	P->user = NULL;
-	c->sites = P->ci;
 	if (ps.nvalues > 0) {
 		Buf id = {0};
 		if (!patch_expr_id_of(P->H, ps.value->span, &id))
