@@ -120,6 +120,15 @@ duplicate(const SPatch *p, const PatchOp *o, DiagSink *d)
 {
 	for (int i = 0; i < p->nops - 1; i++) {
 		const PatchOp *q = &p->ops[i];
+		/* adding and removing in one list: each is checked against the list it knew */
+		bool pair = (q->kind == POP_ADD_PARAM && o->kind == POP_REMOVE_PARAM) || (q->kind == POP_REMOVE_PARAM && o->kind == POP_ADD_PARAM) ||
+		    (q->kind == POP_ADD_CASE && o->kind == POP_REMOVE_CASE) || (q->kind == POP_REMOVE_CASE && o->kind == POP_ADD_CASE);
+		if (pair && strcmp(q->w[0].s, o->w[0].s) == 0) {
+			Diag *g = diag_report(d, DIAG_G106, &o->line, "this operation and the one on line %u both change the %s of `%s`", q->lineno,
+			    o->kind == POP_ADD_CASE || o->kind == POP_REMOVE_CASE ? "cases" : "parameters", o->w[0].s);
+			diag_set_help(g, "add and remove in separate patches: each operation is checked against the list as the base has it");
+			return true;
+		}
 		if (q->kind != o->kind)
 			continue;
 		bool same = o->kind == POP_NO_NEW_EFFECTS;
