@@ -249,9 +249,15 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			break;
 		case POP_REMOVE_PARAM:
 			d = D_NO_CHANGE;
-			snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; the argument dropped at "
-			    "%d call site%s here was a name, literal or projection (no call, effect or failure); other operations of this patch "
-			    "that rewrite calls review them.", i, o->w[1].s, id, f->sites, f->sites == 1 ? "" : "s");
+			if (f->sites)
+				snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; the argument%s "
+				    "dropped at %d call site%s here %s a name, literal or projection (no call, effect or failure)%s.", i, o->w[1].s, id,
+				    f->sites == 1 ? "" : "s", f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "was" : "were each",
+				    f->callers > f->sites ? "; the other calls are rewritten by other operations of this patch, which review them" : "");
+			else
+				snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; no call here drops "
+				    "an argument: %s.", i, o->w[1].s, id, f->callers ? "other operations of this patch rewrite the calls, and review them"
+				    : "nothing here calls it");
 			break;
 		case POP_REMOVE_CASE:
 			d = D_NO_CHANGE;
