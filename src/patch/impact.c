@@ -179,11 +179,11 @@ put_v4_change(Buf *b, const PatchChange *c)
 		cls = strcmp(c->detail, "requires") == 0 ? "contract_precondition" : "contract_postcondition";
 	else if (strcmp(c->v4kind, "parameter_type") == 0)
 		cls = "signature";
-	else if (strcmp(c->v4kind, "parameter_added") == 0)
+	else if (strcmp(c->v4kind, "parameter_added") == 0 || strcmp(c->v4kind, "parameter_removed") == 0)
 		cls = "signature";
 	else if (strcmp(c->v4kind, "function_added") == 0 || strcmp(c->v4kind, "case_added") == 0)
 		cls = "declaration_added";
-	else if (strcmp(c->v4kind, "function_deleted") == 0)
+	else if (strcmp(c->v4kind, "function_deleted") == 0 || strcmp(c->v4kind, "case_removed") == 0)
 		cls = "declaration_removed";
 	buf_printf(b, "{\"kind\":\"%s\"", c->v4kind);
 	if (c->expression) {
@@ -191,8 +191,8 @@ put_v4_change(Buf *b, const PatchChange *c)
 		json_cstr(b, c->expression);
 		buf_printf(b, ",\"region\":\"%s\"", c->detail ? c->detail : "body");
 	}
-	if (strcmp(c->v4kind, "case_added") == 0) {
-		/* the variant, and the new case's id (after verification) */
+	if (strcmp(c->v4kind, "case_added") == 0 || strcmp(c->v4kind, "case_removed") == 0) {
+		/* the variant, and the new case's id (after verification), or the removed one's */
 		buf_puts(b, ",\"variant\":");
 		json_cstr(b, c->detail);
 		buf_puts(b, ",\"case\":");
@@ -208,10 +208,12 @@ put_v4_change(Buf *b, const PatchChange *c)
 		else
 			buf_puts(b, "null");
 	}
-	if (strcmp(c->v4kind, "parameter_added") == 0) {
+	if (strcmp(c->v4kind, "parameter_added") == 0 || strcmp(c->v4kind, "parameter_removed") == 0) {
 		buf_puts(b, ",\"parameter\":");
 		json_cstr(b, c->detail);
 		buf_printf(b, ",\"parameter_index\":%d,\"call_sites\":%d", c->index, c->sites);
+	} else if (strcmp(c->v4kind, "case_removed") == 0) {
+		buf_printf(b, ",\"arms_removed\":%d", c->sites);
 	} else if (strcmp(c->v4kind, "function_added") == 0) {
 		buf_puts(b, ",\"anchor\":");
 		json_cstr(b, c->detail);
@@ -297,6 +299,18 @@ put_operation(Buf *b, const PatchOp *o, int i)
 		json_cstr(b, o->w[0].s);
 		buf_puts(b, ",\"fragment\":");
 		json_cstr(b, o->text);
+		buf_putc(b, '}');
+		return;
+	case POP_REMOVE_PARAM:
+		buf_puts(b, "\"remove_parameter\",\"function\":");
+		json_cstr(b, o->w[0].s);
+		buf_printf(b, ",\"parameter_index\":%s}", o->w[1].s);
+		return;
+	case POP_REMOVE_CASE:
+		buf_puts(b, "\"remove_case\",\"variant\":");
+		json_cstr(b, o->w[0].s);
+		buf_puts(b, ",\"case\":");
+		json_cstr(b, o->w[1].s);
 		buf_putc(b, '}');
 		return;
 	case POP_PARAM_TYPE:

@@ -38,6 +38,8 @@ typedef enum PatchOpKind {
 	POP_PARAM_TYPE,      /* change-parameter-type function <fn-id> parameter <u32> from <type> to <type> */
 	POP_ADD_PARAM,       /* add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>] */
 	POP_ADD_CASE,        /* add-case variant <variant-id> with <fragment> */
+	POP_REMOVE_PARAM,    /* remove-parameter function <fn-id> index <u32> */
+	POP_REMOVE_CASE,     /* remove-case variant <variant-id> case <case-id-or-name> */
 } PatchOpKind;
 
 /* One word of the patch text: an owned NUL-terminated copy and its span. */
@@ -58,7 +60,8 @@ typedef struct PatchOp {
 	 * v4: w[0] the function, expression or anchor selector; clauses: w[1]
 	 * `requires`|`ensures`, w[2] the index (remove); parameter type: w[1]
 	 * index, w[2] from, to.  add-parameter: w[1] the index, w[2] the
-	 * parameter's name (text: `name: type`, arg: the argument or NULL). */
+	 * parameter's name (text: `name: type`, arg: the argument or NULL).
+	 * remove-parameter: w[1] the index.  remove-case: w[1] the case. */
 	PatchWord w[5];
 	PatchWord to;
 	/* v4 fragments (`with …` to the end of the line, or a `<<<` … `>>>`
@@ -117,10 +120,12 @@ typedef struct PatchChange {
 	const char *detail;
 	int index;                /* clause or parameter index, or -1 */
 	char *before_text, *after_text;   /* owned */
-	char *added_id;           /* owned: add-function's new function's (add-case's new case's) stable id, or NULL */
+	char *added_id;           /* owned: add-function's new function's (add-case's new case's, remove-case's removed case's) stable id, or NULL */
 	/* add-parameter: where the parameter goes in the base source, and the
 	 * calls that get the argument; add-case: the matches over the variant
-	 * that other operations rewrite (sites) */
+	 * that other operations rewrite (sites); remove-parameter: the calls
+	 * that lose the argument; remove-case: the match arms (or alternatives)
+	 * removed with the case */
 	uint32_t param_at;
 	int sites;
 } PatchChange;
@@ -174,7 +179,8 @@ typedef struct ReviewFact {
 	int unsafe_before, unsafe_after;
 	int callers;                /* call sites and function values naming it, other functions */
 	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
-	int sites;                  /* add-parameter: the calls given the argument; add-case: the matches other operations replace */
+	int sites;                  /* add-parameter: the calls given the argument; add-case: the matches other operations replace;
+	                               remove-parameter: the calls that lose the argument; remove-case: the arms removed */
 	bool has_fact;
 } ReviewFact;
 

@@ -309,8 +309,8 @@ type_param(const Planner *P, const char *name)
 }
 
 /* The declaration a written type name denotes (the checker's lookup), or -1. */
-static SymId
-type_sym(const Planner *P, const char *name)
+SymId
+patch_type_sym(const Planner *P, const char *name)
 {
 	if (type_param(P, name))
 		return -1;
@@ -343,7 +343,7 @@ fn_expr(Planner *P, const Expr *e)
 static void
 resource_type(Planner *P, const Type *t)
 {
-	if (t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && type_sym(P, t->u.name.s) == P->sym)
+	if (t->kind == TYPE_NAME && ast_type_nparts(t) == 1 && patch_type_sym(P, t->u.name.s) == P->sym)
 		rename_at(P, ast_type_name_span(t));
 }
 
@@ -398,9 +398,9 @@ member_expr(Planner *P, const Expr *e)
 static void
 member_pat(Planner *P, const Pattern *p)
 {
-	if (P->ci < 0 && p->kind == PAT_RECORD && type_sym(P, p->u.record.type.s) == P->sym)
+	if (P->ci < 0 && p->kind == PAT_RECORD && patch_type_sym(P, p->u.record.type.s) == P->sym)
 		member_fields(P, p->u.record.fields, p->u.record.nfields);
-	else if (P->ci >= 0 && p->kind == PAT_CASE && type_sym(P, p->u.case_.type.s) == P->sym &&
+	else if (P->ci >= 0 && p->kind == PAT_CASE && patch_type_sym(P, p->u.case_.type.s) == P->sym &&
 	    strcmp(p->u.case_.case_name.s, sema_sym(P->S, P->sym)->nom->cases[P->ci].name) == 0)
 		member_fields(P, p->u.case_.fields, p->u.case_.nfields);
 }
@@ -425,7 +425,7 @@ case_expr(Planner *P, const Expr *e)
 static void
 case_pat(Planner *P, const Pattern *p)
 {
-	if (p->kind == PAT_CASE && type_sym(P, p->u.case_.type.s) == P->sym && strcmp(p->u.case_.case_name.s, P->old) == 0)
+	if (p->kind == PAT_CASE && patch_type_sym(P, p->u.case_.type.s) == P->sym && strcmp(p->u.case_.case_name.s, P->old) == 0)
 		rename_at(P, p->u.case_.case_name.span);
 }
 
@@ -1059,7 +1059,7 @@ patch_plan(const SPatch *p, const Module *m, Sema *S, const HirModule *H, const 
 		P.src = src;
 		P.d = d;
 		P.out = out;
-		if (patch_v4_add_arguments(&P, p) && patch_v4_check_cases(&P, p))
+		if (patch_v4_add_arguments(&P, p) && patch_v4_check_cases(&P, p) && patch_v4_remove_sites(&P, p))
 			patch_v4_check_deletes(&P, p);
 	}
 	if (d->errors != errors)

@@ -20,21 +20,11 @@
 #include "../lex/lex.h"
 #include "../sema/types.h"
 
-/* A bracketed, comma-separated list of the source. */
-typedef struct List {
-	uint32_t open, close;    /* the `(` and `)` */
-	uint32_t want_at;        /* the first byte of item `want` (list_in's) */
-	uint32_t last_at;        /* the first byte of the last item */
-	int nitems;
-	uint32_t last_end;       /* the end of the last item's last token */
-	bool ok;
-} List;
-
 /* The list in src[from, to): the first `(` matched forward, or (backward)
  * the last token, a `)`, matched backward.  Item `want` (the place of the
  * new item) is remembered whatever the list's length. */
-static List
-list_in(const char *src, uint32_t from, uint32_t to, bool backward, uint32_t want)
+List
+patch_list_in(const char *src, uint32_t from, uint32_t to, bool backward, uint32_t want)
 {
 	List L;
 	memset(&L, 0, sizeof L);
@@ -85,12 +75,18 @@ list_in(const char *src, uint32_t from, uint32_t to, bool backward, uint32_t wan
 			if (start) {
 				if ((uint32_t)L.nitems == want)
 					L.want_at = from + lx.toks[i].span.start;
+				if ((uint32_t)L.nitems == want + 1)
+					L.next_at = from + lx.toks[i].span.start;
 				L.last_at = from + lx.toks[i].span.start;
 				L.nitems++;
 				start = false;
 			}
 			depth += (k == TOK_LPAREN || k == TOK_LBRACE || k == TOK_LBRACKET) - (k == TOK_RPAREN || k == TOK_RBRACE || k == TOK_RBRACKET);
 			L.last_end = from + lx.toks[i].span.end;
+			if ((uint32_t)L.nitems == want)   /* item want - 1 */
+				L.prev_end = L.last_end;
+			else if ((uint32_t)L.nitems == want + 1)
+				L.want_end = L.last_end;
 		}
 	}
 	lex_free(&lx);
@@ -151,8 +147,8 @@ insert_item(Planner *P, const List *L, uint32_t ix, const char *text)
 	buf_free(&b);
 }
 
-static PatchChange *
-change_of(Planner *P, int op)
+PatchChange *
+patch_v4_change_of(Planner *P, int op)
 {
 	for (int i = 0; i < P->out->changes.len; i++)
 		if (P->out->changes.items[i].op == op && P->out->changes.items[i].v4kind)
@@ -209,7 +205,7 @@ patch_plan_add_param(Planner *P)
 			buf_free(&names);
 			return false;
 		}
-	List L = list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, (uint32_t)ix);
+	List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, (uint32_t)ix);
 	if (!L.ok || L.nitems != fn->nparams)
 		return patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
 	/* the parameter, where it goes */
@@ -235,7 +231,7 @@ arg_call(Planner *P, const Expr *e)
 			return;
 	}
 	uint32_t ix = (uint32_t)strtoul(P->o->w[1].s, NULL, 10);
-	List L = list_in(P->src, e->span.start, e->span.end, true, ix);
+	List L = patch_list_in(P->src, e->span.start, e->span.end, true, ix);
 	if (!L.ok || ix > (uint32_t)L.nitems) {
 		P->found = e;   /* not read: refused below */
 		return;
@@ -259,7 +255,7 @@ patch_v4_add_arguments(Planner *P, const SPatch *p)
 		if (p->ops[i].kind != POP_ADD_PARAM || !p->ops[i].arg)
 			continue;
 		SymId f = sema_strmap_get(&P->S->ids, p->ops[i].w[0].s);
-		PatchChange *c = change_of(P, i);
+		PatchChange *c = patch_v4_change_of(P, i);
 		if (f < 0 || !c)
 			continue;
 		patch_walk_op(P, p, i, f, arg_call);
@@ -370,8 +366,8 @@ find_at(void *ctx, const HirExpr *e)
 
 /* Append the structural identity of the expression written at span s
  * (none: false), whatever the function id's length. */
-static bool
-expr_id_of(const HirModule *H, Span s, Buf *out)
+bool
+patch_expr_id_of(const HirModule *H, Span s, Buf *out)
 {
 	for (int i = 0; H && i < H->nfuncs; i++) {
 		const HirFunc *f = &H->funcs[i];
@@ -423,7 +419,7 @@ case_match(Planner *P, const Expr *e)
 	}
 	if (cs->n++ < 4) {
 		buf_printf(&cs->ids, "%s`", cs->n > 1 ? ", " : "");
-		if (!expr_id_of(P->H, e->span, &cs->ids))
+		if (!patch_expr_id_of(P->H, e->span, &cs->ids))
 			buf_puts(&cs->ids, "?");
 		buf_puts(&cs->ids, "`");
 	}
@@ -482,7 +478,7 @@ patch_v4_check_cases(Planner *P, const SPatch *p)
 		if (p->ops[i].kind != POP_ADD_CASE)
 			continue;
 		SymId v = sema_strmap_get(&P->S->ids, p->ops[i].w[0].s);
-		PatchChange *c = change_of(P, i);
+		PatchChange *c = patch_v4_change_of(P, i);
 		if (v < 0 || !c)
 			continue;
 		CaseScan cs = { {0}, 0, 0, NULL };

@@ -45,6 +45,31 @@ struct Planner {
 
 
 /* Every expression, pattern and type annotation of the module, in source order. */
+/* A bracketed, comma-separated list of the source (plan_add.c). */
+typedef struct List {
+	uint32_t open, close;    /* the `(` and `)` */
+	uint32_t want_at;        /* the first byte of item `want` */
+	uint32_t want_end;       /* the end of item `want`'s last token */
+	uint32_t next_at;        /* the first byte of item `want + 1` */
+	uint32_t prev_end;       /* the end of item `want - 1`'s last token */
+	uint32_t last_at;        /* the first byte of the last item */
+	int nitems;
+	uint32_t last_end;       /* the end of the last item's last token */
+	bool ok;
+} List;
+
+/* The list in src[from, to): the first `(` matched forward, or (backward)
+ * the last token, a `)`, matched backward, read by its tokens; item `want`
+ * and its neighbours are remembered whatever the list's length. */
+List patch_list_in(const char *src, uint32_t from, uint32_t to, bool backward, uint32_t want);
+/* The declaration a written type name denotes (the checker's lookup), or -1. */
+SymId patch_type_sym(const Planner *P, const char *name);
+/* Append the structural identity of the expression written at span s
+ * (`declaration:<len>:<fn>:expression:<k>`); false when none has it. */
+bool patch_expr_id_of(const HirModule *H, Span s, Buf *out);
+/* The v4 change of operation op, or NULL. */
+PatchChange *patch_v4_change_of(Planner *P, int op);
+
 /* P zeroed, for S, with no target symbol, case or invariant walk (-1). */
 void patch_planner_init(Planner *P, Sema *S);
 void patch_walk_module(Planner *P);
@@ -101,6 +126,16 @@ bool patch_v4_check_cases(Planner *P, const SPatch *p);
  * argument exactly one expression, the added case exactly one new case of
  * its variant, whose stable id is recorded (added_id); G108 otherwise. */
 bool patch_added_whole(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
+/* remove-parameter and remove-case (plan_remove.c): the operation's own
+ * edit (the parameter, the case); after every operation is planned, the
+ * uses that forbid it (G111) and the arguments and match arms that go with
+ * it at the sites no other operation replaces (patch_v4_remove_sites);
+ * after the re-check, exactly that parameter or case gone, the others
+ * keeping their names and ids (patch_removed_whole, G108). */
+bool patch_plan_remove_param(Planner *P);
+bool patch_plan_remove_case(Planner *P);
+bool patch_v4_remove_sites(Planner *P, const SPatch *p);
+bool patch_removed_whole(const SPatch *p, Sema *before, Sema *after, DiagSink *d);
 /* After every operation is planned: G111 for a deleted function that a use
  * no other operation replaces still calls.  P: a fresh planner. */
 bool patch_v4_check_deletes(Planner *P, const SPatch *p);

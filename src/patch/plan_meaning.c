@@ -99,6 +99,14 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 
 typedef VEC(const char *) IdSeq;
 
+/* remove-parameter and remove-case: their edits take only what they
+ * select (arguments, arms), so they do not make a function edited. */
+static bool
+removes(PatchOpKind k)
+{
+	return k == POP_REMOVE_PARAM || k == POP_REMOVE_CASE;
+}
+
 /* An id sequence, less the expressions inside the skipped ranges (the
  * arguments add-parameter inserted, in the patched source). */
 typedef struct SeqWalk {
@@ -138,7 +146,7 @@ id_seq(Sema *S, const FnDecl *f, IdSeq *out, const Span *skip, int nskip)
 static bool
 same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
-	VEC(Span) added = {0};
+	VEC(Span) added = {0}, removed = {0};
 	int64_t shift = 0;
 	for (int k = 0; pl && k < pl->edits.len; k++) {
 		const PatchEdit *e = &pl->edits.items[k];
@@ -146,6 +154,9 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 		if (p->ops[e->op].kind == POP_ADD_PARAM) {
 			Span s = { (uint32_t)((int64_t)e->start + shift), (uint32_t)((int64_t)e->start + shift + (int64_t)tl) };
 			VEC_PUSH(added, s);
+		} else if (removes(p->ops[e->op].kind)) {
+			Span s = { e->start, e->end };   /* in the base source */
+			VEC_PUSH(removed, s);
 		}
 		shift += (int64_t)tl - (int64_t)(e->end - e->start);
 	}
@@ -161,13 +172,13 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
 			const PatchEdit *e = &pl->edits.items[k];
 			bool in = x->span.start <= e->start && e->end <= x->span.end;
-			touched = in && p->ops[e->op].kind >= POP_REPLACE_BODY && p->ops[e->op].kind != POP_ADD_PARAM;
-			gains |= in && p->ops[e->op].kind == POP_ADD_PARAM;
+			touched = in && p->ops[e->op].kind >= POP_REPLACE_BODY && p->ops[e->op].kind != POP_ADD_PARAM && !removes(p->ops[e->op].kind);
+			gains |= in && (p->ops[e->op].kind == POP_ADD_PARAM || removes(p->ops[e->op].kind));
 		}
 		if (touched)
 			continue;
 		IdSeq u = {0}, v = {0};
-		id_seq(before, x->fn, &u, NULL, 0);
+		id_seq(before, x->fn, &u, removed.items, removed.len);
 		id_seq(after, sema_sym(after, j)->fn, &v, added.items, added.len);
 		bool same = u.len == v.len;
 		for (int k = 0; same && k < u.len; k++)
@@ -176,11 +187,15 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 		VEC_FREE(v);
 		if (!same && gains) {
 			const Span *at = NULL;
+			bool adds = false;
 			for (int o = 0; o < p->nops && !at; o++)
-				if (p->ops[o].kind == POP_ADD_PARAM && strcmp(p->ops[o].w[0].s, x->id) == 0)
+				if ((p->ops[o].kind == POP_ADD_PARAM || removes(p->ops[o].kind)) && strcmp(p->ops[o].w[0].s, x->id) == 0) {
 					at = &p->ops[o].line;
+					adds = p->ops[o].kind == POP_ADD_PARAM;
+				}
 			Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: a reference in `%s`, "
-			    "which gains a parameter or an argument, now resolves to another declaration", x->id);
+			    "which %s, now resolves to another declaration", x->id, adds || !at ? "gains a parameter or an argument"
+			    : "loses a parameter, an argument or a match arm");
 			diag_set_help(g, "the new parameter's name hides a declaration the function uses; choose another name");
 			ok = false;
 		} else if (!same) {
@@ -192,6 +207,7 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 		}
 	}
 	VEC_FREE(added);
+	VEC_FREE(removed);
 	return ok;
 }
 
@@ -201,7 +217,7 @@ patch_same_meaning(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, Di
 	const Module *a = before->m, *b = after->m;
 	if (patch_has_v4_edit(p)) {
 		if (!same_declarations(p, before, after, d) || !patch_fragments_whole(p, pl, after, d) || !patch_added_whole(p, pl, before, after, d) ||
-		    !same_untouched(p, pl, before, after, d))
+		    !patch_removed_whole(p, before, after, d) || !same_untouched(p, pl, before, after, d))
 			return false;
 	} else if (a->nexprs != b->nexprs) {
 		diag_report(d, DIAG_G108, NULL, "semantic patch changed meaning outside its admitted identity-scoped delta");

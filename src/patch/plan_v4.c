@@ -712,6 +712,8 @@ patch_plan_v4(Planner *P)
 	case POP_PARAM_TYPE: return plan_param(P);
 	case POP_ADD_PARAM: return patch_plan_add_param(P);
 	case POP_ADD_CASE: return patch_plan_add_case(P);
+	case POP_REMOVE_PARAM: return patch_plan_remove_param(P);
+	case POP_REMOVE_CASE: return patch_plan_remove_case(P);
 	default: return false;
 	}
 }

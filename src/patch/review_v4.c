@@ -179,6 +179,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		{ "SRV-B111", "SRV-A111", "SRV-S111", "SRV-M111", "SRV-T111", "SRV-G111", "SRV-U111" },
 		{ "SRV-B112", "SRV-A112", "SRV-S112", "SRV-M112", "SRV-T112", "SRV-G112", "SRV-U112" },
 		{ "SRV-B113", "SRV-A113", "SRV-S113", "SRV-M113", "SRV-T113", "SRV-G113", "SRV-U113" },
+		{ "SRV-B114", "SRV-A114", "SRV-S114", "SRV-M114", "SRV-T114", "SRV-G114", "SRV-U114" },
+		{ "SRV-B115", "SRV-A115", "SRV-S115", "SRV-M115", "SRV-T115", "SRV-G115", "SRV-U115" },
 	};
 	int k = (int)o->kind - (int)POP_REPLACE_BODY;
 	*code = codes[k][s];
@@ -245,6 +247,23 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 				snprintf(st, size, "Operation %d adds a case to `%s`, which no existing value holds; every match over it has a catch-all arm, "
 				    "so every existing function keeps its behaviour.", i, id);
 			break;
+		case POP_REMOVE_PARAM:
+			d = D_NO_CHANGE;
+			if (f->sites)
+				snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; the argument%s "
+				    "dropped at %d call site%s here %s a name, literal or projection (no call, effect or failure)%s.", i, o->w[1].s, id,
+				    f->sites == 1 ? "" : "s", f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "was" : "were each",
+				    f->callers > f->sites ? "; the other calls are rewritten by other operations of this patch, which review them" : "");
+			else
+				snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; no call here drops "
+				    "an argument: %s.", i, o->w[1].s, id, f->callers ? "other operations of this patch rewrite the calls, and review them"
+				    : "nothing here calls it");
+			break;
+		case POP_REMOVE_CASE:
+			d = D_NO_CHANGE;
+			snprintf(st, size, "Operation %d removes case `%s` of `%s`, which nothing in this file builds; the %d match arm%s or alternative%s "
+			    "removed with it matched no value built here.", i, o->w[1].s, id, f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "" : "s");
+			break;
 		default:
 			snprintf(st, size, "Operation %d changes the type of parameter %s of `%s` from `%s` to `%s`; the body re-verified with the new type.", i,
 			    o->w[1].s, id, o->w[2].s, o->to.s);
@@ -269,6 +288,11 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			snprintf(st, size, "Operation %d adds a case identity to the variant `%s`; the variant and its other cases keep theirs.", i, id);
 		} else if (o->kind == POP_ADD_PARAM) {
 			snprintf(st, size, "Operation %d changes the signature of `%s` (a parameter added); its stable identity stays.", i, id);
+		} else if (o->kind == POP_REMOVE_PARAM) {
+			snprintf(st, size, "Operation %d changes the signature of `%s` (parameter %s removed); its stable identity stays.", i, id, o->w[1].s);
+		} else if (o->kind == POP_REMOVE_CASE) {
+			snprintf(st, size, "Operation %d removes the case `%s` and its identity from the variant `%s`; the variant and its other cases keep theirs.",
+			    i, o->w[1].s, id);
 		} else {
 			snprintf(st, size, "Operation %d changes the signature of `%s`; its stable identity stays.", i, id);
 		}
@@ -288,9 +312,13 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		break;
 	case S_MEMORY:
 		d = o->kind == POP_REPLACE_BODY || o->kind == POP_REPLACE_EXPR || o->kind == POP_PARAM_TYPE || o->kind == POP_ADD_PARAM ||
-		    o->kind == POP_ADD_CASE ? D_UNKNOWN : D_NO_CHANGE;
-		if (o->kind == POP_ADD_CASE)
-			snprintf(st, size, "Operation %d adds a case whose payload the re-verification checked; the variant's cleanup plans are not compared.", i);
+		    o->kind == POP_ADD_CASE || o->kind == POP_REMOVE_PARAM || o->kind == POP_REMOVE_CASE ? D_UNKNOWN : D_NO_CHANGE;
+		if (o->kind == POP_ADD_CASE || o->kind == POP_REMOVE_CASE)
+			snprintf(st, size, "Operation %d %s a case whose payload the re-verification checked; the variant's cleanup plans are not compared.", i,
+			    o->kind == POP_ADD_CASE ? "adds" : "removes");
+		else if (o->kind == POP_REMOVE_PARAM)
+			snprintf(st, size, "Operation %d removes a parameter: a value a call passed is now released by the caller, as the re-verification "
+			    "checked; the cleanup plans are not compared.", i);
 		else
 			snprintf(st, size, d == D_UNKNOWN ? "Operation %d changes code whose ownership and cleanup the re-verification checked; the cleanup plans are not compared."
 			    : "Operation %d leaves the checked ownership and cleanup of every remaining function's values unchanged.", i);
@@ -329,6 +357,14 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		} else if (o->kind == POP_DELETE_FUNCTION) {
 			d = D_MIGRATION;
 			snprintf(st, size, "Operation %d requires consumers of `%s` outside this file, which are not reviewed, to stop using it.", i, id);
+		} else if (o->kind == POP_REMOVE_PARAM) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires every caller of `%s` to drop argument %s: the %d call site%s here re-verified, callers "
+			    "outside this file are not reviewed.", i, id, o->w[1].s, f->callers, f->callers == 1 ? "" : "s");
+		} else if (o->kind == POP_REMOVE_CASE) {
+			d = D_MIGRATION;
+			snprintf(st, size, "Operation %d requires code outside this file that builds or matches case `%s` of `%s` to stop; it is not reviewed.",
+			    i, o->w[1].s, id);
 		} else if (o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE || o->kind == POP_ADD_FUNCTION) {
 			d = D_NO_CHANGE;
 			snprintf(st, size, "Operation %d %s; no caller needs to change.", i, o->kind == POP_ADD_FUNCTION ? "only adds a declaration"

@@ -120,6 +120,15 @@ duplicate(const SPatch *p, const PatchOp *o, DiagSink *d)
 {
 	for (int i = 0; i < p->nops - 1; i++) {
 		const PatchOp *q = &p->ops[i];
+		/* adding and removing in one list: each is checked against the list it knew */
+		bool pair = (q->kind == POP_ADD_PARAM && o->kind == POP_REMOVE_PARAM) || (q->kind == POP_REMOVE_PARAM && o->kind == POP_ADD_PARAM) ||
+		    (q->kind == POP_ADD_CASE && o->kind == POP_REMOVE_CASE) || (q->kind == POP_REMOVE_CASE && o->kind == POP_ADD_CASE);
+		if (pair && strcmp(q->w[0].s, o->w[0].s) == 0) {
+			Diag *g = diag_report(d, DIAG_G106, &o->line, "this operation and the one on line %u both change the %s of `%s`", q->lineno,
+			    o->kind == POP_ADD_CASE || o->kind == POP_REMOVE_CASE ? "cases" : "parameters", o->w[0].s);
+			diag_set_help(g, "add and remove in separate patches: each operation is checked against the list as the base has it");
+			return true;
+		}
 		if (q->kind != o->kind)
 			continue;
 		bool same = o->kind == POP_NO_NEW_EFFECTS;
@@ -347,6 +356,18 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		take(l, 2, &o->w[0]);
 		if (!fragment(o, l, 3, c, d))
 			return true;
+	} else if (is(l, 0, "remove-parameter") && l->nwords == 5 && is(l, 1, "function") && is(l, 3, "index")) {
+		if (!canonical_u32(l->words[4].s)) {
+			bad_line(d, l, "the parameter index is not a canonical u32");
+			return true;
+		}
+		o = add_op(p, POP_REMOVE_PARAM, l);
+		take(l, 2, &o->w[0]);
+		take(l, 4, &o->w[1]);
+	} else if (is(l, 0, "remove-case") && l->nwords == 5 && is(l, 1, "variant") && is(l, 3, "case")) {
+		o = add_op(p, POP_REMOVE_CASE, l);
+		take(l, 2, &o->w[0]);
+		take(l, 4, &o->w[1]);
 	} else if (is(l, 0, "change-parameter-type") && l->nwords == 9 && is(l, 1, "function") && is(l, 3, "parameter") &&
 	    is(l, 5, "from") && is(l, 7, "to")) {
 		if (!canonical_u32(l->words[4].s)) {
@@ -367,7 +388,7 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 
 static const char *const v4_words[] = {
 	"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function", "change-parameter-type",
-	"add-parameter", "add-case",
+	"add-parameter", "add-case", "remove-parameter", "remove-case",
 };
 static const char *const v4_grammar[] = {
 	"expected `replace-body function <fn-id> with <fragment>`",
@@ -379,6 +400,8 @@ static const char *const v4_grammar[] = {
 	"expected `change-parameter-type function <fn-id> parameter <u32> from <type> to <type>`",
 	"expected `add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>]`",
 	"expected `add-case variant <variant-id> with <fragment>`",
+	"expected `remove-parameter function <fn-id> index <u32>`",
+	"expected `remove-case variant <variant-id> case <case-id-or-name>`",
 };
 
 /* The shape an instruction's first word asks for, when the line starts
@@ -484,7 +507,7 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 		static const char *const words[] = {
 			"base", "rename", "rename-member", "rename-case", "replace-call-type-argument", "require",
 			"replace-body", "replace-expression", "add-clause", "remove-clause", "add-function", "delete-function",
-			"change-parameter-type", "add-parameter", "add-case",
+			"change-parameter-type", "add-parameter", "add-case", "remove-parameter", "remove-case",
 		};
 		size_t n = p->version == 4 ? sizeof words / sizeof *words : 6;
 		/* near: one edit away, or else a prefix of exactly one instruction
