@@ -314,7 +314,7 @@ cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, Diag
 	patch_review_facts(sp, plan, L->S, L->H, C->S, C->H, facts);
 	bool ok = true;
 	for (int i = 0; i < sp->nops && ok; i++)
-		if (facts[i].added_effects[0]) {
+		if (facts[i].added_effects && facts[i].added_effects[0]) {
 			const Span *s = NULL;
 			for (int o = 0; o < sp->nops; o++)
 				if (sp->ops[o].kind == POP_NO_NEW_EFFECTS)
@@ -324,7 +324,7 @@ cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, Diag
 			diag_set_help(g, "drop the code that performs the effect, or the requirement");
 			ok = false;
 		}
-	free(facts);
+	patch_review_facts_free(facts, sp->nops);
 	return ok;
 }
 
@@ -952,7 +952,7 @@ cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, Patc
 	}
 	ok = patch_review(out, sp, L->src, L->len, ptext, plen, L->revision, C->revision, ev.data ? ev.data : "", ev.len, &u, facts, pd);
 out:
-	free(facts);
+	patch_review_facts_free(facts, facts ? sp->nops : 0);
 	free(nodes);
 	if (g)
 		graph_model_free(g);

@@ -169,8 +169,8 @@ bool patch_has_v4_edit(const SPatch *p);
  * the declared effects of the functions it calls, closures included),
  * `unsafe` blocks, its callers in the base program. */
 typedef struct ReviewFact {
-	char added_effects[512];    /* comma-separated, "" when none */
-	char removed_effects[512];
+	char *added_effects;        /* comma-separated, NULL or "" when none; heap (patch_review_facts_free) */
+	char *removed_effects;
 	int unsafe_before, unsafe_after;
 	int callers;                /* call sites and function values naming it, other functions */
 	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
@@ -182,6 +182,8 @@ typedef struct ReviewFact {
  * programs and their HIR. */
 void patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after,
     const HirModule *ha, ReviewFact *facts);
+/* Frees facts[0..n) and the array. */
+void patch_review_facts_free(ReviewFact *facts, int n);
 
 /* ---- impact (TOOLCHAIN.md §3.6, impact.c) ---- */
 
