@@ -1571,6 +1571,16 @@ done
 if cmp -s "$tmp/rj/rename.spx" "$tmp/rj/before"; then ok; else bad "repairs/repair --json changed the file"; fi
 expect 2 "repairs --json twice" -- in_dir "$tmp/rj" "$bin" repairs --json rename.spx assign-function-id auto:patch.rename.helper --json
 expect 2 "repair, --json in place of the id" -- in_dir "$tmp/rj" "$bin" repair rename.spx "$rjid" --persistent-id --json
+# fuzz37: context's G004 for a 900-byte id names the whole id and the byte counts
+# (a 256-byte message cut them off), for a file and for a project
+rjlid="ctx.$(head -c 900 /dev/zero | tr '\0' y)"
+printf 'module ctx;\n\n@id("%s")\nfn longy(a: i64) -> i64\n{\n    a\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    longy(1)\n}\n' "$rjlid" > "$tmp/rj/ctx.spx"
+expect 1 "context of a 900-byte id, too few bytes" -- "$bin" context "$tmp/rj/ctx.spx" "$rjlid" --max-bytes 2048
+has "$tmp/err" "$rjlid\` needs " "context G004: the whole id, then the byte counts"
+cp -R tests/project/impact-module-importers "$tmp/rjp"
+printf '\n@id("%s")\nfn longy(a: i64) -> i64\n{\n    gcd(a, 2)\n}\n' "geom.$rjlid" >> "$tmp/rjp/src/core.spx"
+expect 1 "project context of a 900-byte id, too few bytes" -- in_dir "$tmp/rjp" "$bin" context . "geom.$rjlid" --max-bytes 2048
+has "$tmp/err" "$rjlid\` needs " "project context G004: the whole id, then the byte counts"
 
 # Machine-applicable fixes (tests/fixtures/syntax/fixes/NAME.spx): `fix` gives
 # exactly NAME.fixed and exit 0 (the fixed program verifies, so the fix added
