@@ -595,11 +595,12 @@ g404_help(Planner *P, Diag *g, const char *want)
 	}
 	if (!best[0])
 		return;
-	char list[800];
-	size_t n = 0;
-	for (int j = 0; j < 3 && best[j] && n < sizeof list; j++)
-		n += (size_t)snprintf(list + n, sizeof list - n, "%s `%.200s`", j ? "," : "", best[j]);
-	diag_set_help(g, "did you mean%s? `semaprax query <file>` lists every stable id", list);
+	/* the suggestions whole: they are ids to copy (cut at 200 bytes before) */
+	Buf list = {0};
+	for (int j = 0; j < 3 && best[j]; j++)
+		buf_printf(&list, "%s `%s`", j ? "," : "", best[j]);
+	diag_set_help(g, "did you mean%s? `semaprax query <file>` lists every stable id", list.data);
+	buf_free(&list);
 }
 
 SymId
