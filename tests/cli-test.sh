@@ -1554,7 +1554,7 @@ has "$tmp/out" '"schema":"semaprax.diagnostic-repair-preview.v1"' "repair --json
 printf 'module t;\n\nfn main() -> i64\n{\n    7 + true\n}\n' > "$tmp/rj/broken.spx"
 for c in "repairs-explicit SPX-R101 repairs rename.spx assign-function-id app.main" \
     "repair-unknown SPX-R101 repair rename.spx sha256:1234 --persistent-id patch.helper" \
-    "repair-bad-id SPX-R102 repair rename.spx $rjid --persistent-id 9:x" \
+    "repair-bad-id SPX-R102 repair rename.spx $rjid --persistent-id auto:x" \
     "repair-reserved SPX-R102 repair rename.spx $rjid --persistent-id semaprax.helper" \
     "repairs-broken SPX-T208 repairs broken.spx assign-function-id auto:t.main" \
     "repair-missing SPX-I001 repair missing.spx $rjid --persistent-id patch.helper"; do
