@@ -209,8 +209,8 @@ typedef struct ImpactNode {
 	const char *id;
 	const char *kind;    /* function, function_template */
 	int depth;           /* 0: holds a changed call */
-	int ops[8];          /* operations reaching it at that depth, ascending */
-	int nops;
+	int *ops;            /* operations reaching it at that depth, ascending; heap, all of them */
+	int nops, cap;
 } ImpactNode;
 
 bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,
