@@ -1535,6 +1535,52 @@ head -n -1 "$tmp/out" > "$tmp/fjx1.diags"
 tail -n 1 "$tmp/out" > "$tmp/fjx1.result"
 jdiags "$tmp/fjx1.diags" SPX-T202 "fix --json, errors remain: the errors"
 jresult "$tmp/fjx1.result" "fix --json, errors remain: the result" 'o["status"] == "applied" and o["fixed"] == 1 and o["remaining_errors"] == 1 and o["revision"] is None'
+# fuzz37: repairs and repair take --json too: a refusal (R101, R102, a program that
+# does not verify, I/O) is check --json lines on stdout, nothing on stderr; a success
+# prints the v1 object it printed before, byte for byte; the file is never written.
+mkdir -p "$tmp/rj"
+cp tests/fixtures/patch/rename.spx "$tmp/rj/rename.spx"
+cp "$tmp/rj/rename.spx" "$tmp/rj/before"
+expect 0 "repairs of the automatic helper" -- in_dir "$tmp/rj" "$bin" repairs rename.spx assign-function-id auto:patch.rename.helper
+cp "$tmp/out" "$tmp/rj/repairs.plain"
+rjid=$(sed 's/.*"repair":{"id":"\([^"]*\)".*/\1/' "$tmp/out")
+expect 0 "repairs --json" -- in_dir "$tmp/rj" "$bin" repairs --json rename.spx assign-function-id auto:patch.rename.helper
+if cmp -s "$tmp/out" "$tmp/rj/repairs.plain"; then ok; else bad "repairs --json: the object differs from repairs'"; fi
+expect 0 "repair of the listed repair" -- in_dir "$tmp/rj" "$bin" repair rename.spx "$rjid" --persistent-id patch.helper
+cp "$tmp/out" "$tmp/rj/repair.plain"
+expect 0 "repair --json" -- in_dir "$tmp/rj" "$bin" repair rename.spx "$rjid" --persistent-id patch.helper --json
+if cmp -s "$tmp/out" "$tmp/rj/repair.plain"; then ok; else bad "repair --json: the object differs from repair's"; fi
+has "$tmp/out" '"schema":"semaprax.diagnostic-repair-preview.v1"' "repair --json: the preview"
+printf 'module t;\n\nfn main() -> i64\n{\n    7 + true\n}\n' > "$tmp/rj/broken.spx"
+for c in "repairs-explicit SPX-R101 repairs rename.spx assign-function-id app.main" \
+    "repair-unknown SPX-R101 repair rename.spx sha256:1234 --persistent-id patch.helper" \
+    "repair-bad-id SPX-R102 repair rename.spx $rjid --persistent-id auto:x" \
+    "repair-reserved SPX-R102 repair rename.spx $rjid --persistent-id semaprax.helper" \
+    "repairs-broken SPX-T208 repairs broken.spx assign-function-id auto:t.main" \
+    "repair-missing SPX-I001 repair missing.spx $rjid --persistent-id patch.helper"; do
+	set -- $c
+	what=$1 code=$2
+	shift 2
+	expect 1 "$1 --json, $what" -- in_dir "$tmp/rj" "$bin" "$@" --json
+	jdiags "$tmp/out" "$code" "$1 --json, $what"
+	empty "$tmp/err" "$1 --json, $what: stderr"
+	cp "$tmp/out" "$tmp/rj/first"
+	expect 1 "$1 --json, $what, again" -- in_dir "$tmp/rj" "$bin" "$@" --json
+	if cmp -s "$tmp/out" "$tmp/rj/first"; then ok; else bad "$1 --json, $what: two runs differ"; fi
+done
+if cmp -s "$tmp/rj/rename.spx" "$tmp/rj/before"; then ok; else bad "repairs/repair --json changed the file"; fi
+expect 2 "repairs --json twice" -- in_dir "$tmp/rj" "$bin" repairs --json rename.spx assign-function-id auto:patch.rename.helper --json
+expect 2 "repair, --json in place of the id" -- in_dir "$tmp/rj" "$bin" repair rename.spx "$rjid" --persistent-id --json
+# fuzz37: context's G004 for a 900-byte id names the whole id and the byte counts
+# (a 256-byte message cut them off), for a file and for a project
+rjlid="ctx.$(head -c 900 /dev/zero | tr '\0' y)"
+printf 'module ctx;\n\n@id("%s")\nfn longy(a: i64) -> i64\n{\n    a\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    longy(1)\n}\n' "$rjlid" > "$tmp/rj/ctx.spx"
+expect 1 "context of a 900-byte id, too few bytes" -- "$bin" context "$tmp/rj/ctx.spx" "$rjlid" --max-bytes 2048
+has "$tmp/err" "$rjlid\` needs " "context G004: the whole id, then the byte counts"
+cp -R tests/project/impact-module-importers "$tmp/rjp"
+printf '\n@id("%s")\nfn longy(a: i64) -> i64\n{\n    gcd(a, 2)\n}\n' "geom.$rjlid" >> "$tmp/rjp/src/core.spx"
+expect 1 "project context of a 900-byte id, too few bytes" -- in_dir "$tmp/rjp" "$bin" context . "geom.$rjlid" --max-bytes 2048
+has "$tmp/err" "$rjlid\` needs " "project context G004: the whole id, then the byte counts"
 
 # Machine-applicable fixes (tests/fixtures/syntax/fixes/NAME.spx): `fix` gives
 # exactly NAME.fixed and exit 0 (the fixed program verifies, so the fix added
@@ -1741,8 +1787,8 @@ patch    --dry-run,--json                      -                                
 impact   --json                                -                                --depth,--max-bytes,--max-nodes
 review   --evidence,--json                     -                                -
 fix      --dry-run,--json                      -                                --code
-repairs  -                                     -                                -
-repair   -                                     -                                --persistent-id
+repairs  --json                                -                                -
+repair   --json                                -                                --persistent-id
 registers --json,--uncited                     --manifest-path                  --register,--max-steps,--pattern,--severity
 interpret -                                    -                                --function,--arg,--max-bytes
 interpret-strings -                            -                                --function,--arg,--max-bytes'

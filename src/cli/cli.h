@@ -34,7 +34,7 @@ void cli_put_visible(FILE *f, const char *text);
  * for the path when it is not NULL (a project's manifest as the user named it). */
 void cli_report(DiagCode code, const char *path, const char *msg, const char *help);
 void cli_report_shown(DiagCode code, const char *path, const char *shown, const char *msg, const char *help);
-/* `--json` of the agent write commands (patch, impact, review, fix;
+/* `--json` of the agent write commands (patch, impact, review, fix, repairs, repair;
  * docs/PATCH.md "Machine-readable refusals"): every diagnostic they print
  * (cli_report too) is a `check --json` line on stdout, and the human lines
  * around them are left out.  Set by the command before it prints anything;

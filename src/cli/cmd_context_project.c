@@ -382,10 +382,13 @@ cli_context_project(const char *manifest, const char *symbol, int direction, int
 		b.len = 0;
 		render(&b, &c, 1, depth, max_bytes, max_nodes, underlying);
 		long need = (long)(b.len + REVISION_TAIL);
-		char msg[256], help[96];
-		snprintf(msg, sizeof msg, "the project context of `%s` needs %ld bytes; --max-bytes is %ld", symbol, need, max_bytes);
+		/* the whole symbol: a long one cut the byte counts off the message */
+		Buf msg = {0};
+		char help[96];
+		buf_printf(&msg, "the project context of `%s` needs %ld bytes; --max-bytes is %ld", symbol, need, max_bytes);
 		snprintf(help, sizeof help, "pass `--max-bytes %ld` or more", need);
-		cli_report(DIAG_G004, x.pj.manifest_path, msg, help);
+		cli_report(DIAG_G004, x.pj.manifest_path, msg.data, help);
+		buf_free(&msg);
 		status = EXIT_FAIL;
 	} else {
 		Sha256 h;

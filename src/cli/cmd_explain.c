@@ -31,7 +31,7 @@ catalog(void)
 	buf_puts(&b, "Codes marked *retired* belong to reference restrictions this implementation lifts ");
 	buf_puts(&b, "(shared/spec/README.md, compatibility policy 3): they are never emitted.\n\n");
 	buf_puts(&b, "With `--json`, `check` (and `run`, `fmt`, `parse`, and the agent write commands `patch`, `impact`, ");
-	buf_puts(&b, "`review` and `fix`, whose refusals are then machine-readable: docs/PATCH.md) prints each diagnostic ");
+	buf_puts(&b, "`review`, `fix`, `repairs` and `repair`, whose refusals are then machine-readable: docs/PATCH.md) prints each diagnostic ");
 	buf_puts(&b, "on stdout as one JSON line, keys in this order: `{\"code\":\"SPX-G409\",\"severity\":\"error\",");
 	buf_puts(&b, "\"message\":\"…\",\"path\":\"p.spatch\"|null,\"location\":{\"line\":2,\"column\":6,\"start\":39,");
 	buf_puts(&b, "\"end\":110}|null,\"help\":\"…\"|null}` (TOOLCHAIN.md §3.1; `start` and `end` are byte offsets).\n\n");

@@ -272,14 +272,16 @@ cli_cmd_context(int argc, char **argv)
 			put(&b);
 		} else {
 			buf_free(&b);
-			char msg[256], help[160];
-			snprintf(msg, sizeof msg, "the context of `%s` needs %ld bytes; --max-bytes is %ld", x.g->decls[q.root].id, need,
-			    q.max_bytes);
+			/* the whole id: a long one cut the byte counts off the message */
+			Buf msg = {0};
+			char help[160];
+			buf_printf(&msg, "the context of `%s` needs %ld bytes; --max-bytes is %ld", x.g->decls[q.root].id, need, q.max_bytes);
 			if (need <= (long)GRAPH_CTX_MAX_BYTES)
 				snprintf(help, sizeof help, "pass `--max-bytes %ld` or more", need);
 			else
 				snprintf(help, sizeof help, "the root's own fact exceeds the 16 MiB bound; query a callee instead");
-			cli_report(DIAG_G004, path, msg, help);
+			cli_report(DIAG_G004, path, msg.data, help);
+			buf_free(&msg);
 			status = EXIT_FAIL;
 		}
 	}

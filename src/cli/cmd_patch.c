@@ -314,7 +314,7 @@ cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, Diag
 	patch_review_facts(sp, plan, L->S, L->H, C->S, C->H, facts);
 	bool ok = true;
 	for (int i = 0; i < sp->nops && ok; i++)
-		if (facts[i].added_effects[0]) {
+		if (facts[i].added_effects && facts[i].added_effects[0]) {
 			const Span *s = NULL;
 			for (int o = 0; o < sp->nops; o++)
 				if (sp->ops[o].kind == POP_NO_NEW_EFFECTS)
@@ -324,7 +324,7 @@ cli_patch_accept(const SPatch *sp, PatchPlan *plan, Session *L, Session *C, Diag
 			diag_set_help(g, "drop the code that performs the effect, or the requirement");
 			ok = false;
 		}
-	free(facts);
+	patch_review_facts_free(facts, sp->nops);
 	return ok;
 }
 
@@ -350,6 +350,7 @@ typedef struct PatchRun {
 	size_t clen;
 	GraphModel *g;
 	ImpactNode *nodes;
+	int nnodes;
 } PatchRun;
 
 /* The manifest (free it) of the nearest semaprax.toml that lists the file
@@ -499,12 +500,21 @@ run_flush(PatchRun *r)
 	r->pd_shown = true;
 }
 
+/* The closure reverse_closure made: every node's operations, then the array. */
+static void
+impact_nodes_free(ImpactNode *v, int n)
+{
+	for (int i = 0; v && i < n; i++)
+		free(v[i].ops);
+	free(v);
+}
+
 /* Prints the patch diagnostics and releases everything. */
 static void
 run_close(PatchRun *r)
 {
 	run_flush(r);
-	free(r->nodes);
+	impact_nodes_free(r->nodes, r->nnodes);
 	if (r->g)
 		graph_model_free(r->g);
 	patch_plan_free(&r->plan);
@@ -668,15 +678,19 @@ out:
 
 /* ---- impact (TOOLCHAIN.md §3.6) ---- */
 
-/* Adds op to a sorted set of at most 8. */
+/* Adds op to a node's sorted set of operations (every one: a set of 8
+ * dropped the ninth operation reaching a function). */
 static void
-add_op_index(int *ops, int *nops, int op)
+add_op_index(ImpactNode *v, int op)
 {
-	for (int i = 0; i < *nops; i++)
-		if (ops[i] == op)
+	for (int i = 0; i < v->nops; i++)
+		if (v->ops[i] == op)
 			return;
-	if (*nops == 8)
-		return;
+	if (v->nops == v->cap) {
+		v->cap = v->cap ? 2 * v->cap : 4;
+		v->ops = spx_xrealloc(v->ops, sizeof *v->ops * (size_t)v->cap);
+	}
+	int *ops = v->ops, *nops = &v->nops;
 	int i = *nops;
 	while (i > 0 && ops[i - 1] > op) {
 		ops[i] = ops[i - 1];
@@ -718,11 +732,11 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 			if (slot[d] < 0) {
 				if (n == cap)
 					v = spx_xrealloc(v, sizeof *v * (size_t)(cap *= 2));
-				ImpactNode z = { g->decls[d].id, g->decls[d].ntparams ? "function_template" : "function", 0, {0}, 0 };
+				ImpactNode z = { g->decls[d].id, g->decls[d].ntparams ? "function_template" : "function", 0, NULL, 0, 0 };
 				v[n] = z;
 				slot[d] = n++;
 			}
-			add_op_index(v[slot[d]].ops, &v[slot[d]].nops, ch->ops[k]);
+			add_op_index(&v[slot[d]], ch->ops[k]);
 		}
 	}
 	int level = 0;
@@ -751,13 +765,13 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 					next[nn++] = c;
 					if (n == cap)
 						v = spx_xrealloc(v, sizeof *v * (size_t)(cap *= 2));
-					ImpactNode z = { y->id, y->ntparams ? "function_template" : "function", level + 1, {0}, 0 };
+					ImpactNode z = { y->id, y->ntparams ? "function_template" : "function", level + 1, NULL, 0, 0 };
 					v[n] = z;
 					slot[c] = n++;
 				}
 				const ImpactNode *from = &v[slot[frontier[i]]];
 				for (int o = 0; o < from->nops; o++)
-					add_op_index(v[slot[c]].ops, &v[slot[c]].nops, from->ops[o]);
+					add_op_index(&v[slot[c]], from->ops[o]);
 			}
 		}
 		memcpy(frontier, next, sizeof(int) * (size_t)nn);
@@ -769,7 +783,7 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	free(slot);
 	free(depth);
 	if (bad) {
-		free(v);
+		impact_nodes_free(v, n);
 		return -1;
 	}
 	/* depth, then stable id (insertion order is by depth already) */
@@ -844,7 +858,7 @@ cli_cmd_impact(int argc, char **argv)
 	if (!run_parse(&r, true) || !run_candidate(&r))
 		goto out;
 	r.g = graph_model_build(r.L->S, r.L->H);
-	int nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
+	int nnodes = r.nnodes = reverse_closure(r.g, &r.plan, &r.pd, &r.nodes);
 	/* a project module: the other modules' direct callers too */
 	if (r.pp)
 		cli_patch_cross_module_callers(&x, &r.pp->pj.P, r.pp->mod, &r.plan);
@@ -908,6 +922,7 @@ cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, Patc
 	ReviewFact *facts = NULL;
 	GraphModel *g = NULL;
 	ImpactNode *nodes = NULL;
+	int nnodes = 0;
 	bool ok = false;
 	if (!patch_review_same_security(sp, L->S, C->S, pd))
 		goto out;
@@ -926,7 +941,7 @@ cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, Patc
 	} else {
 		/* the complete impact report, with the fixed options */
 		g = graph_model_build(L->S, L->H);
-		int nnodes = reverse_closure(g, plan, pd, &nodes);
+		nnodes = reverse_closure(g, plan, pd, &nodes);
 		if (nnodes < 0)
 			goto out;
 		u.impact_nodes = nnodes;
@@ -952,8 +967,8 @@ cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp, Patc
 	}
 	ok = patch_review(out, sp, L->src, L->len, ptext, plen, L->revision, C->revision, ev.data ? ev.data : "", ev.len, &u, facts, pd);
 out:
-	free(facts);
-	free(nodes);
+	patch_review_facts_free(facts, facts ? sp->nops : 0);
+	impact_nodes_free(nodes, nnodes);
 	if (g)
 		graph_model_free(g);
 	buf_free(&ev);

@@ -2,9 +2,9 @@
  * cmd_repair.c — the diagnostic repair commands (TOOLCHAIN.md §3.8) and
  * `fix`:
  *
- *   semaprax repairs <file> assign-function-id <automatic-id>
- *   semaprax repair <file> <repair-id> --persistent-id <id>
- *   semaprax fix <file> [--code SPX-…] [--dry-run]
+ *   semaprax repairs <file> assign-function-id <automatic-id> [--json]
+ *   semaprax repair <file> <repair-id> --persistent-id <id> [--json]
+ *   semaprax fix <file> [--code SPX-…] [--dry-run] [--json]
  *
  * A file the nearest semaprax.toml lists (cli_patch_manifest) is taken as
  * that module of its project, as `patch` takes it (docs/PATCH.md): its
@@ -239,14 +239,41 @@ no_repair(const char *path, const char *where, const char *fmt, const char *arg,
 	return EXIT_FAIL;
 }
 
+/* The words of `repairs`/`repair` other than one `--json` (anywhere, as
+ * `patch` takes it) into words[0..max); their count, or -1 for a second
+ * `--json` or more than max words. */
+static int
+repair_words(int argc, char **argv, const char **words, int max, bool *json)
+{
+	int n = 0;
+	*json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0) {
+			if (*json)
+				return -1;
+			*json = true;
+		} else if (n == max) {
+			return -1;
+		} else {
+			words[n++] = argv[i];
+		}
+	}
+	return n;
+}
+
+#define REPAIRS_GRAMMAR "repairs requires exactly <file> assign-function-id <automatic-id> [--json]"
+
 int
 cli_cmd_repairs(int argc, char **argv)
 {
-	if (argc != 4 || argv[1][0] == '-' || argv[3][0] == '-')
-		return cli_usage("repairs", "repairs requires exactly <file> assign-function-id <automatic-id>");
-	if (strcmp(argv[2], "assign-function-id") != 0)
-		return cli_usage("repairs", "unknown repair kind `%s`; the one kind is `assign-function-id`", argv[2]);
-	const char *path = argv[1], *target = argv[3];
+	const char *w[3];
+	bool json;
+	if (repair_words(argc, argv, w, 3, &json) != 3 || w[0][0] == '-' || w[2][0] == '-')
+		return cli_usage("repairs", REPAIRS_GRAMMAR);
+	if (strcmp(w[1], "assign-function-id") != 0)
+		return cli_usage("repairs", "unknown repair kind `%s`; the one kind is `assign-function-id`", w[1]);
+	cli_diag_json = json;
+	const char *path = w[0], *target = w[2];
 	RepairSrc rs;
 	src_init(&rs, path);
 	const char *manifest = rs.manifest;
@@ -335,9 +362,12 @@ cli_patch_identity_rebase(Buf *b, Sema *S, SymId target, const char *pid)
 int
 cli_cmd_repair(int argc, char **argv)
 {
-	if (argc != 5 || argv[1][0] == '-' || argv[2][0] == '-' || strcmp(argv[3], "--persistent-id") != 0)
-		return cli_usage("repair", "repair requires exactly <file> <repair-id> --persistent-id <id>");
-	const char *path = argv[1], *rid = argv[2], *pid = argv[4];
+	const char *w[4];
+	bool json;
+	if (repair_words(argc, argv, w, 4, &json) != 4 || w[0][0] == '-' || w[1][0] == '-' || strcmp(w[2], "--persistent-id") != 0)
+		return cli_usage("repair", "repair requires exactly <file> <repair-id> --persistent-id <id> [--json]");
+	cli_diag_json = json;
+	const char *path = w[0], *rid = w[1], *pid = w[3];
 	RepairSrc rs;
 	src_init(&rs, path);
 	const char *manifest = rs.manifest;

@@ -205,15 +205,17 @@ const CliCommand cli_commands[] = {
 	  "  register (--json: the report object); exit 1 on an error finding (docs/REGISTERS.md).\n"
 	  "  --max-steps N sets each check's pattern work budget, 1..1000000000 matching steps\n"
 	  "  (default 20000000; past it, J143).\n" },
-	{ "repair", cli_cmd_repair, CLI_PATHS | CLI_ONE_FILE, "semaprax repair <file> <repair-id> --persistent-id <id>\n"
+	{ "repair", cli_cmd_repair, CLI_PATHS | CLI_ONE_FILE, "semaprax repair <file> <repair-id> --persistent-id <id> [--json]\n"
 	  "  previews one repair `repairs` listed: prints the `semaprax.diagnostic-repair-preview.v1`\n"
 	  "  object with the v3 semantic patch that assigns the persistent id (for `patch`);\n"
 	  "  writes nothing.  A bad or used id is R102, an unknown repair id R101.  A file the\n"
-	  "  nearest semaprax.toml lists is that module of its project (the whole project verified).\n" },
-	{ "repairs", cli_cmd_repairs, CLI_PATHS | CLI_ONE_FILE, "semaprax repairs <file> assign-function-id <automatic-id>\n"
+	  "  nearest semaprax.toml lists is that module of its project (the whole project verified).\n"
+	  "  --json prints a refusal's diagnostics as `check --json` lines on stdout.\n" },
+	{ "repairs", cli_cmd_repairs, CLI_PATHS | CLI_ONE_FILE, "semaprax repairs <file> assign-function-id <automatic-id> [--json]\n"
 	  "  lists the repair of an SPX-S103 automatic function identity as a\n"
 	  "  `semaprax.diagnostic-repair.v1` object (its repair id and the input it needs);\n"
-	  "  writes nothing.  A file the nearest semaprax.toml lists is that module of its project.\n" },
+	  "  writes nothing.  A file the nearest semaprax.toml lists is that module of its project.\n"
+	  "  --json prints a refusal's diagnostics as `check --json` lines on stdout.\n" },
 	{ "review", cli_cmd_review, CLI_PATHS | CLI_TOML, "semaprax review <file> <patch.spatch> [--json]\n"
 	  "semaprax review <dir|semaprax.toml> <transaction.json> [--evidence] [--json]\n"
 	  "  reviews a semantic patch without writing: the `semaprax.semantic-review.v1` report\n"

@@ -174,8 +174,8 @@ bool patch_has_v4_edit(const SPatch *p);
  * the declared effects of the functions it calls, closures included),
  * `unsafe` blocks, its callers in the base program. */
 typedef struct ReviewFact {
-	char added_effects[512];    /* comma-separated, "" when none */
-	char removed_effects[512];
+	char *added_effects;        /* comma-separated, NULL or "" when none; heap (patch_review_facts_free) */
+	char *removed_effects;
 	int unsafe_before, unsafe_after;
 	int callers;                /* call sites and function values naming it, other functions */
 	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
@@ -188,6 +188,8 @@ typedef struct ReviewFact {
  * programs and their HIR. */
 void patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after,
     const HirModule *ha, ReviewFact *facts);
+/* Frees facts[0..n) and the array. */
+void patch_review_facts_free(ReviewFact *facts, int n);
 
 /* ---- impact (TOOLCHAIN.md §3.6, impact.c) ---- */
 
@@ -213,8 +215,8 @@ typedef struct ImpactNode {
 	const char *id;
 	const char *kind;    /* function, function_template */
 	int depth;           /* 0: holds a changed call */
-	int ops[8];          /* operations reaching it at that depth, ascending */
-	int nops;
+	int *ops;            /* operations reaching it at that depth, ascending; heap, all of them */
+	int nops, cap;
 } ImpactNode;
 
 bool patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char *patch_text, size_t patch_len,

@@ -595,11 +595,12 @@ g404_help(Planner *P, Diag *g, const char *want)
 	}
 	if (!best[0])
 		return;
-	char list[800];
-	size_t n = 0;
-	for (int j = 0; j < 3 && best[j] && n < sizeof list; j++)
-		n += (size_t)snprintf(list + n, sizeof list - n, "%s `%.200s`", j ? "," : "", best[j]);
-	diag_set_help(g, "did you mean%s? `semaprax query <file>` lists every stable id", list);
+	/* the suggestions whole: they are ids to copy (cut at 200 bytes before) */
+	Buf list = {0};
+	for (int j = 0; j < 3 && best[j]; j++)
+		buf_printf(&list, "%s `%s`", j ? "," : "", best[j]);
+	diag_set_help(g, "did you mean%s? `semaprax query <file>` lists every stable id", list.data);
+	buf_free(&list);
 }
 
 SymId
@@ -927,16 +928,16 @@ targ_error(Planner *P, const char *why)
 	return false;
 }
 
+/* plan_targ with fid sized from the selector (a function id of any length). */
 static bool
-plan_targ(Planner *P)
+plan_targ_in(Planner *P, char *fid, size_t size)
 {
 	Sema *S = P->S;
 	const PatchOp *o = P->o;
-	char fid[512];
 	uint32_t index;
 	if (!P->H)
 		return targ_error(P, "the program has no HIR");
-	if (!patch_parse_expression_id(o->w[0].s, fid, sizeof fid, &index))
+	if (!patch_parse_expression_id(o->w[0].s, fid, size, &index))
 		return targ_error(P, "not an expression identity `declaration:<len>:<function-id>:expression:<index>`");
 	const HirFunc *f = patch_hir_fn(P->H, fid);
 	if (!f)
@@ -1007,6 +1008,16 @@ plan_targ(Planner *P)
 	if (ch->nops < 8)
 		ch->ops[ch->nops++] = P->op;
 	return true;
+}
+
+static bool
+plan_targ(Planner *P)
+{
+	size_t size = strlen(P->o->w[0].s) + 1;
+	char *fid = spx_xmalloc(size);
+	bool ok = plan_targ_in(P, fid, size);
+	free(fid);
+	return ok;
 }
 
 int

@@ -176,10 +176,12 @@ patch_plan_add_param(Planner *P)
 	const FnDecl *fn = y->fn;
 	unsigned long ix = strtoul(o->w[1].s, NULL, 10);
 	if (ix > (unsigned long)fn->nparams) {
-		char why[160];
-		snprintf(why, sizeof why, "`%s` has %d parameter%s, so a new one goes at 0 to %d", y->name, fn->nparams, fn->nparams == 1 ? "" : "s",
+		Buf why = {0};   /* as long as the name */
+		buf_printf(&why, "`%s` has %d parameter%s, so a new one goes at 0 to %d", y->name, fn->nparams, fn->nparams == 1 ? "" : "s",
 		    fn->nparams);
-		return patch_stale_index(P, &o->w[1], why, "parameter position", (unsigned long)fn->nparams + 1);
+		patch_stale_index(P, &o->w[1], why.data, "parameter position", (unsigned long)fn->nparams + 1);
+		buf_free(&why);
+		return false;
 	}
 	const char *name = o->w[2].s;
 	bool ident = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_';
@@ -237,11 +239,10 @@ arg_call(Planner *P, const Expr *e)
 		return;
 	}
 	uint32_t n = patch_indent_len(P->src, e->span.start);
-	char ind[64];
-	if (n > 60)
-		n = 60;
+	char *ind = spx_xmalloc((size_t)n + 9);   /* the place's indentation, however deep */
 	memcpy(ind, P->src + spx_line_start(P->src, e->span.start), n);
 	char *t = patch_reindent(P->o->arg, ind, n, false);
+	free(ind);
 	insert_item(P, &L, ix, t);
 	free(t);
 	P->ci++;
@@ -304,15 +305,14 @@ patch_plan_add_case(Planner *P)
 	Span at;
 	uint32_t ref = nc > 0 ? dd->u.variant.cases[nc - 1].span.start : dd->span.end - 1;
 	uint32_t n = patch_indent_len(src, ref);
-	char ind[64];
-	if (n > 56)
-		n = 56;
+	char *ind = spx_xmalloc((size_t)n + 9);   /* the place's indentation, however deep */
 	memcpy(ind, src + spx_line_start(src, ref), n);
 	if (nc == 0) {
 		memcpy(ind + n, "    ", 4);
 		n += 4;
 	}
 	char *t = patch_reindent(t0, ind, n, true);
+	free(ind);
 	if (nc > 0) {
 		/* after the last case's comma: on a line of its own when nothing else follows on that line */
 		uint32_t e = dd->u.variant.cases[nc - 1].span.end;

@@ -153,9 +153,11 @@ patch_stale_help(Planner *P, const PatchWord *w, const char *why, const char *he
 static bool
 stale(Planner *P, const PatchWord *w, const char *fmt, const char *arg)
 {
-	char why[1024];
-	snprintf(why, sizeof why, fmt, arg);
-	return patch_stale_help(P, w, why, NULL);
+	Buf why = {0};
+	buf_printf(&why, fmt, arg);   /* as long as the name or id it quotes */
+	patch_stale_help(P, w, why.data, NULL);
+	buf_free(&why);
+	return false;
 }
 
 /* G112 for an index past the end: what to write instead ("what" numbered from 0). */
@@ -216,15 +218,14 @@ plan_body(Planner *P)
 		return no_op(P, "the body is already this text");
 	/* the closing brace's indentation, plus four spaces */
 	uint32_t n = patch_indent_len(P->src, body->span.end - 1);
-	char ind[64];
-	if (n > 56)
-		n = 56;
+	char *ind = spx_xmalloc((size_t)n + 9);   /* the place's indentation, however deep */
 	memcpy(ind, P->src + spx_line_start(P->src, body->span.end - 1), n);
 	memcpy(ind + n, "    ", 4);
 	char *t = patch_reindent(P->o->text, ind, n + 4, true);
 	Buf b = {0};
 	buf_printf(&b, "%s%s\n%.*s", nl ? "" : "\n", t, (int)n, ind);
 	free(t);
+	free(ind);
 	PatchChange *c = patch_v4_change(P, "function_body", y, NULL, -1);
 	/* the old body as a fragment: blank lines at the ends and the indentation dropped */
 	Span old = inner;
@@ -353,23 +354,26 @@ in_region(Planner *P, const char *fid, int region, unsigned long k, Span s)
 	return false;
 }
 
+/* plan_expr with fid and base sized from the selector (a function id of any
+ * length: fixed buffers refused one of 400 bytes as no expression id). */
 static bool
-plan_expr(Planner *P)
+plan_expr_in(Planner *P, char *fid, char *base, size_t size)
 {
 	const PatchWord *w = &P->o->w[0];
-	char fid[400], base[600];
 	uint32_t index;
 	unsigned long rk = 0;
-	int region = region_of(w->s, base, sizeof base, &rk);
-	if (region < 0 || !patch_parse_expression_id(base, fid, sizeof fid, &index)) {
+	int region = region_of(w->s, base, size, &rk);
+	if (region < 0 || !patch_parse_expression_id(base, fid, size, &index)) {
 		/* a miscounted <len>: the count to write */
 		const char *id = strncmp(w->s, "declaration:", 12) == 0 ? strchr(w->s + 12, ':') : NULL;
 		const char *ex = id ? strstr(id + 1, ":expression:") : NULL;
-		char help[600];
-		if (ex && ex - id - 1 > 0 && ex - id - 1 < 400 && (size_t)strtoul(w->s + 12, NULL, 10) != (size_t)(ex - id - 1)) {
-			snprintf(help, sizeof help, "<len> is the function id's byte length: write `declaration:%d:%.*s:expression:…`",
+		if (ex && ex - id - 1 > 0 && (size_t)strtoul(w->s + 12, NULL, 10) != (size_t)(ex - id - 1)) {
+			Buf help = {0};
+			buf_printf(&help, "<len> is the function id's byte length: write `declaration:%d:%.*s:expression:…`",
 			    (int)(ex - id - 1), (int)(ex - id - 1), id + 1);
-			return patch_stale_help(P, w, "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`", help);
+			patch_stale_help(P, w, "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`", help.data);
+			buf_free(&help);
+			return false;
 		}
 		return stale(P, w, "%s", "not an expression identity `declaration:<len>:<function-id>:expression:<index>[:body|:requires:<k>|:ensures:<k>]`");
 	}
@@ -387,13 +391,14 @@ plan_expr(Planner *P)
 	const HirExpr *x = patch_hir_expr(hf, index);
 	if (!x) {
 		/* a closure's expressions are printed inside its function's body */
-		char owner[400];
 		const char *cl = strstr(fid, ":closure:");
-		snprintf(owner, sizeof owner, "%.*s", cl ? (int)(cl - fid) : (int)strlen(fid), fid);
-		char help[1100];
-		snprintf(help, sizeof help, "`%.400s` numbers its expressions 0 to %u: `semaprax context <file> %.390s` prints %s, each "
-		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, owner, cl ? "the closure in its body" : "its body");
-		return patch_stale_help(P, w, "the function has no expression with this index", help);
+		Buf help = {0};
+		buf_printf(&help, "`%s` numbers its expressions 0 to %u: `semaprax context <file> %.*s` prints %s, each "
+		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, cl ? (int)(cl - fid) : (int)strlen(fid), fid,
+		    cl ? "the closure in its body" : "its body");
+		patch_stale_help(P, w, "the function has no expression with this index", help.data);
+		buf_free(&help);
+		return false;
 	}
 	P->want_start = x->span.start;
 	P->want_end = x->span.end;
@@ -408,11 +413,10 @@ plan_expr(Planner *P)
 	if (same_text(P->src + e->span.start, e->span.end - e->span.start, P->o->text, strlen(P->o->text)))
 		return no_op(P, "the expression is already this text");
 	uint32_t n = patch_indent_len(P->src, e->span.start);
-	char ind[64];
-	if (n > 60)
-		n = 60;
+	char *ind = spx_xmalloc((size_t)n + 9);   /* the place's indentation, however deep */
 	memcpy(ind, P->src + spx_line_start(P->src, e->span.start), n);
 	char *t = patch_reindent(P->o->text, ind, n, false);
+	free(ind);
 	Buf b = {0};
 	bool paren = tight_parent(P->found_parent, e) && !primary(t);
 	buf_printf(&b, paren ? "(%s)" : "%s", t);
@@ -441,6 +445,17 @@ plan_expr(Planner *P)
 	return true;
 }
 
+static bool
+plan_expr(Planner *P)
+{
+	size_t size = strlen(P->o->w[0].s) + 1;
+	char *fid = spx_xmalloc(size), *base = spx_xmalloc(size);
+	bool ok = plan_expr_in(P, fid, base, size);
+	free(fid);
+	free(base);
+	return ok;
+}
+
 /* ---- add-clause / remove-clause ---- */
 
 static bool
@@ -466,9 +481,7 @@ plan_add_clause(Planner *P)
 	}
 	/* contract lines are indented four spaces past the declaration */
 	uint32_t n = patch_indent_len(P->src, y->name_span.start);
-	char ind[64];
-	if (n > 56)
-		n = 56;
+	char *ind = spx_xmalloc((size_t)n + 9);   /* the place's indentation, however deep */
 	memcpy(ind, P->src + spx_line_start(P->src, y->name_span.start), n);
 	memcpy(ind + n, "        ", 8);
 	char *t = patch_reindent(P->o->text, ind, n + 8, false);
@@ -485,6 +498,7 @@ plan_add_clause(Planner *P)
 		buf_printf(&b, "%.*srequires %s\n", (int)n + 4, ind, t);
 	}
 	free(t);
+	free(ind);
 	patch_add_edit(P, at, b.data);
 	buf_free(&b);
 	int index = 0;
@@ -510,11 +524,13 @@ plan_remove_clause(Planner *P)
 		if (fn->clauses[i].kind == k && seen++ == want)
 			c = &fn->clauses[i];
 	if (!c) {
-		char why[128];
-		snprintf(why, sizeof why, "`%s` has %lu `%s` clause%s", y->name, seen, P->o->w[1].s, seen == 1 ? "" : "s");
+		Buf why = {0};   /* as long as the name */
+		buf_printf(&why, "`%s` has %lu `%s` clause%s", y->name, seen, P->o->w[1].s, seen == 1 ? "" : "s");
 		char what[32];
-		snprintf(what, sizeof what, "`%s` clause", P->o->w[1].s);
-		return patch_stale_index(P, &P->o->w[2], why, what, seen);
+		snprintf(what, sizeof what, "`%s` clause", P->o->w[1].s);   /* requires|ensures */
+		patch_stale_index(P, &P->o->w[2], why.data, what, seen);
+		buf_free(&why);
+		return false;
 	}
 	/* the clause's line when it is alone on it, else the clause and the blanks before it */
 	uint32_t s = c->span.start, e = c->span.end;
@@ -676,19 +692,24 @@ plan_param(Planner *P)
 	Sym *y = sema_sym(P->S, f);
 	unsigned long ix = strtoul(P->o->w[1].s, NULL, 10);
 	if (ix >= (unsigned long)y->fn->nparams) {
-		char why[128];
-		snprintf(why, sizeof why, "`%s` has %d parameter%s", y->name, y->fn->nparams, y->fn->nparams == 1 ? "" : "s");
-		return patch_stale_index(P, &P->o->w[1], why, "parameter", (unsigned long)y->fn->nparams);
+		Buf why = {0};   /* as long as the name */
+		buf_printf(&why, "`%s` has %d parameter%s", y->name, y->fn->nparams, y->fn->nparams == 1 ? "" : "s");
+		patch_stale_index(P, &P->o->w[1], why.data, "parameter", (unsigned long)y->fn->nparams);
+		buf_free(&why);
+		return false;
 	}
 	const Param *p = &y->fn->params[ix];
 	Span ts = p->type->span;
 	size_t n = ts.end - ts.start;
 	if (strlen(P->o->w[2].s) != n || memcmp(P->src + ts.start, P->o->w[2].s, n) != 0) {
-		char why[256];
-		snprintf(why, sizeof why, "parameter `%s` has type `%.*s`", p->name.s, (int)(n < 200 ? n : 200), P->src + ts.start);
-		char help[300];
-		snprintf(help, sizeof help, "write the type as the source does: `from %.*s`", (int)(n < 200 ? n : 200), P->src + ts.start);
-		return patch_stale_help(P, &P->o->w[2], why, help);
+		/* the whole type: the help is text to copy */
+		Buf why = {0}, help = {0};
+		buf_printf(&why, "parameter `%s` has type `%.*s`", p->name.s, (int)n, P->src + ts.start);
+		buf_printf(&help, "write the type as the source does: `from %.*s`", (int)n, P->src + ts.start);
+		patch_stale_help(P, &P->o->w[2], why.data, help.data);
+		buf_free(&why);
+		buf_free(&help);
+		return false;
 	}
 	if (strcmp(P->o->w[2].s, P->o->to.s) == 0)
 		return no_op(P, "the parameter already has this type");

@@ -105,6 +105,14 @@ op_bytes(const PatchOp *o)
 	return n;
 }
 
+/* The bytes of a fact's texts a statement may quote (effects, clause). */
+static size_t
+fact_bytes(const ReviewFact *f)
+{
+	return (f->added_effects ? strlen(f->added_effects) : 0) + (f->removed_effects ? strlen(f->removed_effects) : 0) +
+	    (f->clause ? strlen(f->clause) : 0);
+}
+
 /* The family of operation o and its subject (quoted selectors) into sub. */
 static int
 family(const PatchOp *o, char *sub, size_t size)
@@ -234,7 +242,7 @@ patch_review(Buf *out, const SPatch *p, const char *src, size_t src_len, const c
 		for (int i = 0; i < p->nops; i++) {
 			/* room for every word and fragment of the operation, each
 			 * quoted up to twice, and the fixed text: never cut */
-			size_t size = 2048 + 2 * op_bytes(&p->ops[i]);
+			size_t size = 2048 + 2 * op_bytes(&p->ops[i]) + (facts ? 2 * fact_bytes(&facts[i]) : 0);
 			char *sub = spx_xmalloc(size);
 			char *statement = spx_xmalloc(size);
 			const char *code;

@@ -20,8 +20,8 @@
 /* ---- facts ---- */
 
 typedef struct Effects {
-	const char *v[64];
-	int n;
+	const char **v;    /* heap; as many as the function performs */
+	int n, cap;
 } Effects;
 
 typedef struct Collect {
@@ -37,8 +37,11 @@ add_effect(Effects *e, const char *s)
 	for (int i = 0; i < e->n; i++)
 		if (strcmp(e->v[i], s) == 0)
 			return;
-	if (e->n < 64)
-		e->v[e->n++] = s;
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 16;
+		e->v = spx_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
+	}
+	e->v[e->n++] = s;
 }
 
 static void
@@ -74,11 +77,12 @@ effects_of(Sema *S, const HirModule *H, const char *fid, Effects *e)
 	}
 }
 
-/* The sorted effects of a not in b, comma-separated, into out. */
-static void
-difference(const Effects *a, const Effects *b, char *out, size_t size)
+/* The sorted effects of a not in b, comma-separated: a heap string ("" when
+ * none), as long as the list is. */
+static char *
+difference(const Effects *a, const Effects *b)
 {
-	const char *v[64];
+	const char **v = spx_xcalloc((size_t)a->n + 1, sizeof *v);
 	int n = 0;
 	for (int i = 0; i < a->n; i++) {
 		int k = 0;
@@ -93,10 +97,12 @@ difference(const Effects *a, const Effects *b, char *out, size_t size)
 			v[j] = v[j - 1];
 			v[j - 1] = t;
 		}
-	size_t at = 0;
-	out[0] = '\0';
-	for (int i = 0; i < n && at < size; i++)
-		at += (size_t)snprintf(out + at, size - at, "%s`%s`", i ? ", " : "", v[i]);
+	Buf out = {0};
+	buf_puts(&out, "");
+	for (int i = 0; i < n; i++)
+		buf_printf(&out, "%s`%s`", i ? ", " : "", v[i]);
+	free(v);
+	return out.data;
 }
 
 static void
@@ -149,18 +155,30 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		const char *fid = c->function;
 		if (strcmp(c->v4kind, "function_added") == 0)
 			fid = c->added_id && c->added_id[0] ? c->added_id : NULL;
-		Effects eb, ea;
+		Effects eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
 		bool added = strcmp(c->v4kind, "function_added") == 0, deleted = strcmp(c->v4kind, "function_deleted") == 0;
 		effects_of(before, hb, added ? NULL : fid, &eb);
 		effects_of(after, ha, deleted ? NULL : fid, &ea);
-		difference(&ea, &eb, f->added_effects, sizeof f->added_effects);
-		difference(&eb, &ea, f->removed_effects, sizeof f->removed_effects);
+		f->added_effects = difference(&ea, &eb);
+		f->removed_effects = difference(&eb, &ea);
+		free(eb.v);
+		free(ea.v);
 		f->unsafe_before = added ? 0 : unsafe_in(before, fid);
 		f->unsafe_after = deleted ? 0 : unsafe_in(after, fid);
 		f->callers = added ? callers_of(after, fid) : callers_of(before, fid);   /* added: the calls other operations write */
 		f->clause = strcmp(c->v4kind, "expression") == 0 ? c->detail : NULL;
 		f->sites = c->sites;
 	}
+}
+
+void
+patch_review_facts_free(ReviewFact *facts, int n)
+{
+	for (int i = 0; facts && i < n; i++) {
+		free(facts[i].added_effects);
+		free(facts[i].removed_effects);
+	}
+	free(facts);
 }
 
 /* ---- findings ---- */
@@ -186,7 +204,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 	*code = codes[k][s];
 	const char *id = o->w[0].s;
 	bool req = o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE ? strcmp(o->w[1].s, "requires") == 0 : false;
-	bool fx = f->added_effects[0] || f->removed_effects[0];
+	const char *added = f->added_effects ? f->added_effects : "", *removed = f->removed_effects ? f->removed_effects : "";
+	bool fx = added[0] || removed[0];
 	int d = D_UNKNOWN;
 	switch (s) {
 	case S_BEHAVIOR:
@@ -194,12 +213,12 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		switch (o->kind) {
 		case POP_REPLACE_BODY:
 			snprintf(st, size, "Operation %d replaces the body of `%s`; the patched program re-verified%s%s.", i, id,
-			    f->added_effects[0] ? ", and the function now performs " : "", f->added_effects);
+			    added[0] ? ", and the function now performs " : "", added);
 			break;
 		case POP_REPLACE_EXPR:
 			snprintf(st, size, "Operation %d replaces expression `%s`%s%s%s; the patched program re-verified%s%s.", i, id,
 			    f->clause ? " in a contract clause (`" : "", f->clause ? f->clause : "", f->clause ? "`)" : "",
-			    f->added_effects[0] ? ", and its function now performs " : "", f->added_effects);
+			    added[0] ? ", and its function now performs " : "", added);
 			break;
 		case POP_ADD_CLAUSE:
 			snprintf(st, size, req ? "Operation %d adds a precondition to `%s`: a call whose arguments violate it now fails with a contract status."
@@ -299,14 +318,14 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		break;
 	case S_SECURITY:
 		d = fx ? D_CHANGE : D_NO_CHANGE;
-		if (f->added_effects[0] && f->removed_effects[0])
+		if (added[0] && removed[0])
 			snprintf(st, size, "Operation %d: the changed code now performs %s and no longer %s (each within the declared `uses`).", i,
-			    f->added_effects, f->removed_effects);
-		else if (f->added_effects[0])
+			    added, removed);
+		else if (added[0])
 			snprintf(st, size, "Operation %d: the changed code now performs %s, which it did not before (within the declared `uses`).", i,
-			    f->added_effects);
-		else if (f->removed_effects[0])
-			snprintf(st, size, "Operation %d: the changed code no longer performs %s.", i, f->removed_effects);
+			    added);
+		else if (removed[0])
+			snprintf(st, size, "Operation %d: the changed code no longer performs %s.", i, removed);
 		else
 			snprintf(st, size, "Operation %d leaves the effects the changed code performs unchanged, as checked on the patched program.", i);
 		break;
