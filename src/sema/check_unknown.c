@@ -214,7 +214,7 @@ reverse_conversion(const char *name, const char *near)
  * compiler-owned.  False when neither applies.
  */
 static bool
-conversion_help(Diag *d, const char *name)
+conversion_help(Diag *d, const char *name, Span callee)
 {
 	static const char *const numbers[] = { "i64", "i32", "u8", "usize", "f64", "f32", NULL };
 	char target[32], source[32], want[80];
@@ -229,6 +229,7 @@ conversion_help(Diag *d, const char *name)
 	if (strcmp(want, name) == 0 || !sema_builtin_find(want))
 		return false;
 	diag_set_help(d, "did you mean `%s`? conversions are named `<target>_from_<source>`", want);
+	diag_add_fix(d, callee.start, callee.end, want);   /* qa37: the name alone; the arguments stay */
 	return true;
 }
 
@@ -299,12 +300,15 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		/* the reference's dependency route for a bundled library function */
 		diag_set_help(d, "`%s` is in the bundled standard library's `%s`: in a project, require it with `[dependencies] %s = \"^0.1.0\"` in semaprax.toml and import it with `use function @id(\"%s\") from %s as %s;` (`semaprax help library %s` lists the package)",
 		    name, std->module, std->module, std->id, std->module, name, std->module);
-	else if (conversion_like(name) && conversion_help(d, name))
+	else if (conversion_like(name) && conversion_help(d, name, ast_call_callee(e).span))
 		;
-	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near) && near_builtin)
-		diag_set_help(d, "did you mean `%s`?", near);   /* the reference's exact help line (§0.2) */
-	else if (near && !reverse_conversion(name, near))
+	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near)) {
+		/* the reference's exact help line (§0.2); the fix (qa37) rewrites the
+		 * callee's name only, so type arguments and arguments stay */
 		diag_set_help(d, "did you mean `%s`?", near);
+		Span cs = ast_call_callee(e).span;
+		diag_add_fix(d, cs.start, cs.end, near);
+	}
 	else if (conversion_like(name))
 		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
 		    "`u8_from_i64`, `f64_from_i64`, `char_from_i64` and `char_from_u8` (text: `string_from_i64`, `string_from_usize`, `string_from_char`)", name);
