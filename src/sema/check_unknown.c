@@ -441,6 +441,22 @@ sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
 	else
 		diag_set_help(d, "`%s` has no methods; call the compiler-owned function with the collection as its first argument: `%s`",
 		    sema_type_name(S, rt), call.data);
+	int na = e->u.method.nargs;
+	if (!update && recv->kind == EXPR_NAME && na + 1 == b->nparams) {
+		/* `v.len()`, `m.has(k)` (qa37): the call with the receiver first and
+		 * the written arguments after it, as the help spells it */
+		Buf fix = {0};
+		buf_printf(&fix, "%s<", b->name);
+		for (int i = 0; i < b->ntparams && i < ti->nargs; i++)
+			buf_printf(&fix, "%s%s", i ? ", " : "", sema_type_name(S, ti->args[i]));
+		buf_printf(&fix, ">(%s", rname);
+		if (na > 0)
+			buf_printf(&fix, ", %.*s", (int)(e->u.method.args[na - 1]->span.end - e->u.method.args[0]->span.start),
+			    S->src + e->u.method.args[0]->span.start);
+		buf_puts(&fix, ")");
+		diag_add_fix(d, e->span.start, e->span.end, fix.data);
+		buf_free(&fix);
+	}
 	buf_free(&call);
 	return true;
 }
