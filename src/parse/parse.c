@@ -1025,7 +1025,19 @@ parse_use(Parser *p, UseDecl *u)
 		goto out;
 	}
 	if (!parse_accept(p, TOK_AT)) {
-		parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
+		const Token *nt = parse_peek(p);
+		if (d && nt->kind == TOK_IDENT && parse_tok_is_word(p, parse_peek_at(p, 1), "from")) {
+			/* `use function total from shop.price;` (qa37): imports name a stable id, not a name */
+			Buf mod = {0};
+			for (int k = 2; parse_peek_at(p, k)->kind == TOK_IDENT || (k > 2 && parse_peek_at(p, k)->kind == TOK_DOT); k++)
+				buf_printf(&mod, "%.*s", (int)(parse_peek_at(p, k)->span.end - parse_peek_at(p, k)->span.start), p->src + parse_peek_at(p, k)->span.start);
+			int nl = (int)(nt->span.end - nt->span.start);
+			const char *mt = mod.data ? mod.data : "other.module";
+			diag_set_help(d, "an import names the declaration's stable id, not its name: copy the `@id(\"…\")` written above `%.*s` in module `%s`, `use %s @id(\"…\") from %s as %.*s;`",
+			    nl, p->src + nt->span.start, mt, u->is_type ? "type" : "function", mt, nl, p->src + nt->span.start);
+			buf_free(&mod);
+		}
 		goto out;
 	}
 	if (!parse_at(p, TOK_IDENT)) {
