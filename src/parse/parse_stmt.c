@@ -1207,8 +1207,8 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				diag_add_fix(d, e->span.start, e->span.start, "let ");
 				diag_add_fix(d, colon->span.start, eq->span.end, "=");
 			} else if (e->kind == EXPR_NAME && colon->kind == TOK_IDENT &&
-			    (!strcmp(e->u.name.s, "var") || !strcmp(e->u.name.s, "val") || !strcmp(e->u.name.s, "const") || !strcmp(e->u.name.s, "auto"))) {
-				/* `var x = 1;` (qa37): Go's, JavaScript's, Kotlin's binding words */
+			    (!strcmp(e->u.name.s, "var") || !strcmp(e->u.name.s, "val") || !strcmp(e->u.name.s, "auto"))) {
+				/* `var x = 1;` (qa37): Go's, JavaScript's, Kotlin's binding words (`const` has its own help) */
 				bool var = !strcmp(e->u.name.s, "var");
 				diag_set_help(d, "a binding is `let %.*s = …;`%s (a type, when written, follows a colon: `let %.*s: i64 = 0;`)",
 				    (int)(colon->span.end - colon->span.start), p->src + colon->span.start, var ? ", `let mut` when it is assigned again" : "",

@@ -244,6 +244,10 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
+	/* the call is refused, so it takes none of its arguments (qa37): a
+	 * misspelt `string_lenn(s)` is no move, and no H006 follows at the
+	 * next use of `s` (refused method calls keep their receiver too) */
+	S->call_consumes[ast_call_index(e)] = arena_alloc(&S->arena, (size_t)(e->u.call.nargs ? e->u.call.nargs : 1));
 	const char *help = sema_constructor_help(name);
 	const char *near = NULL;
 	const SemaStdName *std = NULL;
