@@ -425,8 +425,15 @@ check_binary(FnCtx *C, const Expr *e)
 				if (k && k->u.variant.ninits == 0)
 					diag_set_help(d, "test the case with `match` instead, e.g. `match value { %s::%s {} => true, _ => false, }`",
 					    k->u.variant.type.s, k->u.variant.case_name.s);
-				else if (k && k->u.variant.ninits == 1)
-					sema_payload_equality_help(S, d, k, k == r ? l : r, op == BIN_EQ);
+				else if (k && k->u.variant.ninits == 1) {
+					/* the payload's binding: a name no binding in scope has (qa37) */
+					static const char *const binds[] = { "x", "y", "got", "payload" };
+					const char *bind = NULL;
+					for (size_t b = 0; !bind && b < countof(binds); b++)
+						if (!sema_local_find(C, binds[b]))
+							bind = binds[b];
+					sema_payload_equality_help(S, d, k, k == r ? l : r, op == BIN_EQ, e, bind);
+				}
 				else
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;

@@ -551,8 +551,9 @@ sema_carrier_method_help(Sema *S, Diag *d, TypeId rt)
  * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).
  */
 void
-sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq)
+sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq, const Expr *bin, const char *bind)
 {
+	const char *x = bind ? bind : "x";
 	int olen = other ? (int)(other->span.end - other->span.start) : 0;
 	bool oneline = olen > 0 && olen <= 48 && !memchr(S->src + other->span.start, '\n', (size_t)olen);
 	const char *otext = oneline ? S->src + other->span.start : "value";
@@ -561,9 +562,19 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 	const FieldInit *fi = &k->u.variant.inits[0];
 	int vlen = (int)(fi->value->span.end - fi->value->span.start);
 	bool vshort = vlen > 0 && vlen <= 48;
-	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: x } => x %s %.*s, _ => %s, }`",
-	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, eq ? "==" : "!=", vshort ? vlen : 3,
+	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }`",
+	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, x, x, eq ? "==" : "!=", vshort ? vlen : 3,
 	    vshort ? S->src + fi->value->span.start : "…", eq ? "false" : "true");
+	if (oneline && vshort && bind && sema_is_copy(S, sema_expr_type(S, other->id))) {
+		/* qa37: the `match` the help writes replaces the comparison (a
+		 * Copy operand, so the plain `match` takes it; bind names no
+		 * binding in scope, so the pattern shadows nothing) */
+		Buf fix = {0};
+		buf_printf(&fix, "match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }", olen, otext, k->u.variant.type.s, k->u.variant.case_name.s,
+		    fi->name.s, x, x, eq ? "==" : "!=", vlen, S->src + fi->value->span.start, eq ? "false" : "true");
+		diag_add_fix(d, bin->span.start, bin->span.end, fix.data);
+		buf_free(&fix);
+	}
 }
 
 /*
