@@ -521,6 +521,11 @@ check_binary(FnCtx *C, const Expr *e)
 			conversion_operand_help(S, d, l, r, lt, rt, expected);
 		sema_literal_suffix_help(S, d, l, r, expected);
 		carrier_operand_help(S, d, lt != expected ? lt : rt);
+		if (op != BIN_AND && op != BIN_OR && !(op >= BIN_LT && op <= BIN_GE) && (lt == T_CHAR || rt == T_CHAR))
+			/* `c - 'a'` (qa37): the help said "i64 here, with char and char" */
+			diag_set_help(d, "there is no arithmetic on `char`; an ASCII char's code, as an `i64`, is `string_byte_at(string_from_char(c), 0)`, and `char_from_i64(n)` turns a code back into a `char` (chars compare with `==`, `<`, … as they are)");
+		else if (op != BIN_AND && op != BIN_OR && !(op >= BIN_LT && op <= BIN_GE) && (lt == T_BOOL || rt == T_BOOL))
+			diag_set_help(d, "there is no arithmetic on `bool`; count a condition as a number with `if b { 1 } else { 0 }`");
 	}
 	return result;
 }
