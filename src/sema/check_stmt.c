@@ -353,6 +353,8 @@ check_assign(FnCtx *C, const Stmt *s)
 			    fresh, name, fresh, s->u.assign.field.s, fresh);
 		} else
 			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+		if (l->let_stmt)   /* as U101's (qa37) */
+			diag_add_fix(d, l->span.start, l->span.start, "mut ");
 		return;
 	}
 	if (l->type == T_ERR)
