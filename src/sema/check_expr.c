@@ -502,6 +502,12 @@ check_binary(FnCtx *C, const Expr *e)
 			diag_set_help(d, "`<`, `<=`, `>` and `>=` order numbers, `char` and `string`; compare `%s` values by a field, or test them with `match`", sema_type_name(S, lt));
 		return T_BOOL;
 	}
+	if ((lt == T_ERR) != (rt == T_ERR) && op != BIN_AND && op != BIN_OR) {
+		/* one operand already failed (qa37: `x / 2.0` with `x: double`, an
+		 * unknown type): its error was reported; a T208 against the other
+		 * operand's type, and a T103 for the i64 it assumed, would be noise */
+		return op >= BIN_LT && op <= BIN_GE ? T_BOOL : T_ERR;
+	}
 	TypeId expected, result;
 	if (op == BIN_AND || op == BIN_OR) {
 		expected = T_BOOL;
