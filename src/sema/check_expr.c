@@ -773,9 +773,14 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		else if (sema_literal_retype_fix(S, d, args[i], params[i]))
 			diag_set_help(d, "a literal's suffix gives its type; write a `%s` literal: `%s`", sema_type_name(S, params[i]),
 			    d->fixes.items[d->fixes.len - 1].text);
-		else if ((conv = sema_conversion_builtin(params[i], a, &checked)) != NULL)
+		else if ((conv = sema_conversion_builtin(params[i], a, &checked)) != NULL) {
 			diag_set_help(d, "convert the `%s` value with the compiler-owned `%s(value)`%s, or keep the computation in `%s`", sema_type_name(S, a), conv,
 			    checked ? " (a value out of range stops the program)" : "", sema_type_name(S, params[i]));
+			/* qa37: the conversion the help names first, around the argument */
+			char open[40];
+			if (snprintf(open, sizeof open, "%s(", conv) < (int)sizeof open)
+				wrap_fix(d, args[i], open);
+		}
 		else
 			diag_set_help(d, "pass a value of type %s; there are no implicit conversions", sema_type_name(S, params[i]));
 	}

@@ -615,6 +615,9 @@ sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId 
 	    sema_expr_type(S, wrong->id) != expected) {
 		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(S, expected),
 		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
+		char text[40];   /* qa37: the literal as the help writes it */
+		snprintf(text, sizeof text, "%llu%s", (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
+		diag_add_fix(d, wrong->span.start, wrong->span.end, text);
 		return;
 	}
 	if (!d || !suffix || !lit)
