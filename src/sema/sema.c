@@ -859,6 +859,14 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			if (conv)
 				diag_set_help(d, "make the final expression a value of type `%s`: convert it with `%s(…)`%s%s%s", sema_type_name(S, want), conv,
 				    entry ? "" : ", or declare `-> ", entry ? "" : sema_type_name(S, t), entry ? "" : "`");
+			if (conv && entry && tail && tail->span.end > tail->span.start) {
+				/* `main`'s one answer (qa37): the tail wrapped in the conversion */
+				Buf open = {0};
+				buf_printf(&open, "%s(", conv);
+				diag_add_fix(d, tail->span.start, tail->span.start, open.data);
+				diag_add_fix(d, tail->span.end, tail->span.end, ")");
+				buf_free(&open);
+			}
 			else if (entry)
 				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
 			else
