@@ -859,6 +859,10 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			if (conv)
 				diag_set_help(d, "make the final expression a value of type `%s`: convert it with `%s(…)`%s%s%s", sema_type_name(S, want), conv,
 				    entry ? "" : ", or declare `-> ", entry ? "" : sema_type_name(S, t), entry ? "" : "`");
+			else if (entry)
+				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
+			else
+				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 			if (conv && entry && tail && tail->span.end > tail->span.start) {
 				/* `main`'s one answer (qa37): the tail wrapped in the conversion */
 				Buf open = {0};
@@ -867,10 +871,6 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 				diag_add_fix(d, tail->span.end, tail->span.end, ")");
 				buf_free(&open);
 			}
-			else if (entry)
-				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
-			else
-				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
 		}
 		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
 		ParamMode bm = fn->body->tail ? sema_expr_mode(S, fn->body->tail->id) : MODE_NONE;
