@@ -572,7 +572,9 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 		Buf fix = {0};
 		buf_printf(&fix, "match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }", olen, otext, k->u.variant.type.s, k->u.variant.case_name.s,
 		    fi->name.s, x, x, eq ? "==" : "!=", vlen, S->src + fi->value->span.start, eq ? "false" : "true");
-		diag_add_fix(d, bin->span.start, bin->span.end, fix.data);
+		uint32_t bs, be;
+		if (sema_expr_extent(S, bin, &bs, &be))
+			diag_add_fix(d, bs, be, fix.data);
 		buf_free(&fix);
 	}
 }

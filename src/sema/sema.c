@@ -863,12 +863,13 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
 			else
 				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
-			if (conv && entry && tail && tail->span.end > tail->span.start) {
+			uint32_t ts, te;
+			if (conv && entry && tail && sema_expr_extent(S, tail, &ts, &te)) {
 				/* `main`'s one answer (qa37): the tail wrapped in the conversion */
 				Buf open = {0};
 				buf_printf(&open, "%s(", conv);
-				diag_add_fix(d, tail->span.start, tail->span.start, open.data);
-				diag_add_fix(d, tail->span.end, tail->span.end, ")");
+				diag_add_fix(d, ts, ts, open.data);
+				diag_add_fix(d, te, te, ")");
 				buf_free(&open);
 			}
 		}
