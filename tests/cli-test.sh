@@ -2085,6 +2085,21 @@ if command -v node > /dev/null 2>&1; then
 	if [ "$(grep -c '^note: further diagnostics' "$tmp/err")" = 1 ]; then ok; else bad "qa36: run --wasm prints the truncation note $(grep -c '^note: further diagnostics' "$tmp/err") times"; fi
 fi
 
+# qa37: a project's imports as a newcomer writes them.  A misspelt stable
+# id (G172's did-you-mean) carries a fix rewriting the quoted id, which
+# `fix` applies to the module file (the project then verifies); a `use`
+# naming the function instead of its id (G170) says where to copy the id.
+expect 0 "qa37: new project" -- "$bin" new "$tmp/qa37p" --name shop
+sed -i 's/@id("shop.add") from shop.core as add;/@id("shop.ad") from shop.core as add;/' "$tmp/qa37p/src/app.spx"
+expect 1 "qa37: check, misspelt import id" -- "$bin" check "$tmp/qa37p" --json
+has "$tmp/out" '"help":"did you mean `shop.add`? (`semaprax query` lists the ids of `shop.core`)","fixes":[{"start":' "qa37: G172 did-you-mean carries a fix"
+expect 0 "qa37: fix of the misspelt import id" -- "$bin" fix "$tmp/qa37p/src/app.spx"
+has "$tmp/qa37p/src/app.spx" 'use function @id("shop.add") from shop.core as add;' "qa37: the fix writes the id"
+expect 0 "qa37: the fixed project verifies" -- "$bin" check "$tmp/qa37p"
+sed -i 's/use function @id("shop.add") from shop.core as add;/use function add from shop.core;/' "$tmp/qa37p/src/app.spx"
+expect 1 "qa37: check, a use by name" -- "$bin" check "$tmp/qa37p"
+has "$tmp/err" 'help: an import names the declaration'"'"'s stable id, not its name: copy the `@id("…")` written above `add` in module `shop.core`, `use function @id("…") from shop.core as add;`' "qa37: G170 says where the id is"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

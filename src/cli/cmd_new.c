@@ -475,7 +475,22 @@ cli_cmd_new(int argc, char **argv)
 		const char *slash = strrchr(clean, '/');
 		name = slash ? slash + 1 : clean;
 		if (!project_valid_name(name)) {
-			int st = cli_usage("new", "the directory name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes); give one with --name", name);
+			/* `new my_app` (qa37): the name the directory's would be, lowercased, other bytes as `-` */
+			char near[65];
+			size_t k = 0;
+			for (const char *c = name; *c && k + 1 < sizeof near; c++) {
+				char ch = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+				if ((ch >= 'a' && ch <= 'z') || (k > 0 && ch >= '0' && ch <= '9'))
+					near[k++] = ch;
+				else if (k > 0 && near[k - 1] != '-')
+					near[k++] = '-';
+			}
+			while (k > 0 && near[k - 1] == '-')
+				k--;
+			near[k] = '\0';
+			int st = project_valid_name(near)
+			    ? cli_usage("new", "the directory name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes); give one with --name, such as `--name %s`", name, near)
+			    : cli_usage("new", "the directory name `%s` is not a project name ([a-z][a-z0-9-]*, 1-64 bytes); give one with --name", name);
 			free(clean);
 			return st;
 		}

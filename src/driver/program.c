@@ -309,8 +309,15 @@ resolve_uses(Program *p, ModuleId m, SemaLink *links)
 		} else if (!driver_program_lookup(p, name, u->id.s, &h)) {
 			d = diag_report(&s->diags, DIAG_G172, &u->span, "module `%s` declares no stable identity `%s`", name, u->id.s);
 			const char *near = nearest_id(p->mods[t]->s.S, u->id.s);
-			if (near)
+			if (near) {
 				diag_set_help(d, "did you mean `%s`? (`semaprax query` lists the ids of `%s`)", near, name);
+				/* qa37: the fix rewrites the quoted id, found inside the use's span */
+				for (size_t k = u->span.start + 1; s->src && u->id.len > 0 && k + u->id.len < u->span.end && k + u->id.len < s->len; k++)
+					if (s->src[k - 1] == '"' && s->src[k + u->id.len] == '"' && memcmp(s->src + k, u->id.s, u->id.len) == 0) {
+						diag_add_fix(d, (uint32_t)k, (uint32_t)(k + u->id.len), near);
+						break;
+					}
+			}
 			else
 				diag_set_help(d, "name an explicit `@id` of a %s declared in `%s`", u->is_type ? "record or variant" : "function", name);
 		} else {

@@ -751,11 +751,25 @@ lex_lone_amp(Lexer *L)
 	Diag *dg = lex_error(L, DIAG_P002, L->pos, L->pos + 1, "unexpected `&`; did you mean `&&`?");
 	/* the habit by position: `s: &str` (a type), `f(&s)` (an argument) */
 	TokKind prev = L->toks.len ? (TokKind)L->toks.items[L->toks.len - 1].kind : TOK_EOF;
-	if (prev == TOK_COLON || prev == TOK_ARROW)
+	/* the word right after the `&` (qa37): `&self`, `&mut v`, `&v`, `&str` */
+	size_t w = L->pos + 1, we = w;
+	while (we < L->len && (L->src[we] == '_' || (L->src[we] >= 'a' && L->src[we] <= 'z') || (L->src[we] >= 'A' && L->src[we] <= 'Z') ||
+	    (we > w && L->src[we] >= '0' && L->src[we] <= '9')))
+		we++;
+	bool is_mut = we - w == 3 && memcmp(L->src + w, "mut", 3) == 0 && we < L->len && L->src[we] == ' ';
+	bool is_self = we - w == 4 && memcmp(L->src + w, "self", 4) == 0;
+	if (prev == TOK_LPAREN && (is_self || (is_mut && we + 5 <= L->len && memcmp(L->src + we + 1, "self", 4) == 0)))
+		/* Rust's `fn get(&self)`: the receiver is an ordinary typed parameter */
+		diag_set_help(dg, "there are no references: a method's receiver is written like any parameter, with its class's type: `self: Name` takes the instance, `self: borrow Name` reads it and the caller keeps it");
+	else if (prev == TOK_COLON || prev == TOK_ARROW) {
 		diag_set_help(dg, "there are no references: a parameter that only reads says `borrow`, `text: borrow str` for text (the caller lends `string_as_str(s)`) or `values: borrow Vec<i64>`; logical and is `&&`");
-	else if (prev == TOK_LPAREN || prev == TOK_COMMA || prev == TOK_ASSIGN)
+		if (prev == TOK_COLON && we > w && !is_mut)   /* `s: &str` → `s: borrow str` */
+			diag_add_fix(dg, (uint32_t)L->pos, (uint32_t)L->pos + 1, "borrow ");
+	} else if (prev == TOK_LPAREN || prev == TOK_COMMA || prev == TOK_ASSIGN) {
 		diag_set_help(dg, "there are no references: use the value itself (a `borrow` parameter lends it and the caller keeps it), or a view, `string_as_str(s)`, where a `str` is wanted; logical and is `&&`");
-	else
+		if (prev != TOK_ASSIGN && we > w)   /* an argument `f(&v)`, `f(&mut v)`: the value itself */
+			diag_add_fix(dg, (uint32_t)L->pos, (uint32_t)(is_mut ? we + 1 : L->pos + 1), "");
+	} else
 		diag_set_help(dg, "logical and is `&&`; there are no references or bitwise operators");
 	return TOK_ERROR;
 }

@@ -127,7 +127,12 @@ parse_decorate_expected(Parser *p, Diag *d)
 	Token *prev = p->pos > 0 ? &p->toks[p->pos - 1] : t;
 	if (parse_block_comment_help(p, d, t) || parse_expected_habit(p, d, t, prev))
 		return;
-	if (t->kind == TOK_LBRACKET)
+	bool c_for = false;   /* `for (let i = 0; …)`, `for (i = 0; …)` read as a call of `for` (qa37) */
+	for (int k = p->pos >= 4 ? p->pos - 4 : 0; k + 1 < p->pos && !c_for; k++)
+		c_for = parse_tok_is_word(p, &p->toks[k], "for") && p->toks[k + 1].kind == TOK_LPAREN;
+	if (c_for)
+		diag_set_help(d, "there is no C-style `for`; count with `while`: `let mut i = 0; while i < n { …; i = i + 1; 0 }` (the body's final value is discarded), and walk a `Vec` with `for x in v { … }`");
+	else if (t->kind == TOK_LBRACKET)
 		diag_set_help(d, "there is no indexing syntax; read a `Vec` element with `vec_get<T>(v, i)` (`i` a `usize`, such as `0usize`), a string's byte with `string_byte_at(s, i)` (`i` an `i64`), or a byte with `byte_get(view, index)`, which returns `Option<u8>`, after `array_as_slice(array)` or `bytes_as_slice(bytes)`");
 	else if (prev->kind == TOK_QUESTION && t->kind != TOK_RBRACE)
 		diag_set_help(d, "there is no `? :` operator; `if` is an expression: `if <condition> { a } else { b }`");
@@ -1025,7 +1030,19 @@ parse_use(Parser *p, UseDecl *u)
 		goto out;
 	}
 	if (!parse_accept(p, TOK_AT)) {
-		parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
+		Diag *d = parse_error_at(p, parse_peek(p), DIAG_G170, "workspace module use requires `@id(\"<persistent-id>\")`");
+		const Token *nt = parse_peek(p);
+		if (d && nt->kind == TOK_IDENT && parse_tok_is_word(p, parse_peek_at(p, 1), "from")) {
+			/* `use function total from shop.price;` (qa37): imports name a stable id, not a name */
+			Buf mod = {0};
+			for (int k = 2; parse_peek_at(p, k)->kind == TOK_IDENT || (k > 2 && parse_peek_at(p, k)->kind == TOK_DOT); k++)
+				buf_printf(&mod, "%.*s", (int)(parse_peek_at(p, k)->span.end - parse_peek_at(p, k)->span.start), p->src + parse_peek_at(p, k)->span.start);
+			int nl = (int)(nt->span.end - nt->span.start);
+			const char *mt = mod.data ? mod.data : "other.module";
+			diag_set_help(d, "an import names the declaration's stable id, not its name: copy the `@id(\"…\")` written above `%.*s` in module `%s`, `use %s @id(\"…\") from %s as %.*s;`",
+			    nl, p->src + nt->span.start, mt, u->is_type ? "type" : "function", mt, nl, p->src + nt->span.start);
+			buf_free(&mod);
+		}
 		goto out;
 	}
 	if (!parse_at(p, TOK_IDENT)) {

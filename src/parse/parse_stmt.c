@@ -1200,7 +1200,22 @@ parse_block_ctx(Parser *p, BlockCtx ctx, const char *open_desc)
 				break;
 			}
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `}` after block");
-			if (e->kind == EXPR_MATCH)
+			const Token *colon = parse_peek(p), *eq = parse_peek_at(p, 1);
+			if (e->kind == EXPR_NAME && colon->kind == TOK_COLON && eq->kind == TOK_ASSIGN && eq->span.start == colon->span.end) {
+				/* Go's `x := 1` (qa37): a binding is `let` */
+				diag_set_help(d, "there is no `:=`; bind a value with `let %s = …;` (`let mut %s = …;` to assign it again later)", e->u.name.s, e->u.name.s);
+				diag_add_fix(d, e->span.start, e->span.start, "let ");
+				diag_add_fix(d, colon->span.start, eq->span.end, "=");
+			} else if (e->kind == EXPR_NAME && colon->kind == TOK_IDENT &&
+			    (!strcmp(e->u.name.s, "var") || !strcmp(e->u.name.s, "val") || !strcmp(e->u.name.s, "auto"))) {
+				/* `var x = 1;` (qa37): Go's, JavaScript's, Kotlin's binding words (`const` has its own help) */
+				bool var = !strcmp(e->u.name.s, "var");
+				diag_set_help(d, "a binding is `let %.*s = …;`%s (a type, when written, follows a colon: `let %.*s: i64 = 0;`)",
+				    (int)(colon->span.end - colon->span.start), p->src + colon->span.start, var ? ", `let mut` when it is assigned again" : "",
+				    (int)(colon->span.end - colon->span.start), p->src + colon->span.start);
+				if (eq->kind == TOK_ASSIGN || eq->kind == TOK_COLON)
+					diag_add_fix(d, e->span.start, e->span.end, var ? "let mut" : "let");
+			} else if (e->kind == EXPR_MATCH)
 				/* a statement `match` (other languages' habit): it is a value */
 				diag_set_help(d, "a `match` is an expression, not a statement: discard its value with `let _ = match …;` (each arm ending in a value, such as `0`), or make it the block's final expression");
 			else if (!parse_tuple_help(d, e))

@@ -425,8 +425,15 @@ check_binary(FnCtx *C, const Expr *e)
 				if (k && k->u.variant.ninits == 0)
 					diag_set_help(d, "test the case with `match` instead, e.g. `match value { %s::%s {} => true, _ => false, }`",
 					    k->u.variant.type.s, k->u.variant.case_name.s);
-				else if (k && k->u.variant.ninits == 1)
-					sema_payload_equality_help(S, d, k, k == r ? l : r, op == BIN_EQ);
+				else if (k && k->u.variant.ninits == 1) {
+					/* the payload's binding: a name no binding in scope has (qa37) */
+					static const char *const binds[] = { "x", "y", "got", "payload" };
+					const char *bind = NULL;
+					for (size_t b = 0; !bind && b < countof(binds); b++)
+						if (!sema_local_find(C, binds[b]))
+							bind = binds[b];
+					sema_payload_equality_help(S, d, k, k == r ? l : r, op == BIN_EQ, e, bind);
+				}
 				else
 					diag_set_help(d, "test the case with `match` instead");
 				return T_BOOL;
@@ -495,6 +502,12 @@ check_binary(FnCtx *C, const Expr *e)
 			diag_set_help(d, "`<`, `<=`, `>` and `>=` order numbers, `char` and `string`; compare `%s` values by a field, or test them with `match`", sema_type_name(S, lt));
 		return T_BOOL;
 	}
+	if ((lt == T_ERR) != (rt == T_ERR) && op != BIN_AND && op != BIN_OR) {
+		/* one operand already failed (qa37: `x / 2.0` with `x: double`, an
+		 * unknown type): its error was reported; a T208 against the other
+		 * operand's type, and a T103 for the i64 it assumed, would be noise */
+		return op >= BIN_LT && op <= BIN_GE ? T_BOOL : T_ERR;
+	}
 	TypeId expected, result;
 	if (op == BIN_AND || op == BIN_OR) {
 		expected = T_BOOL;
@@ -514,6 +527,11 @@ check_binary(FnCtx *C, const Expr *e)
 			conversion_operand_help(S, d, l, r, lt, rt, expected);
 		sema_literal_suffix_help(S, d, l, r, expected);
 		carrier_operand_help(S, d, lt != expected ? lt : rt);
+		if (op != BIN_AND && op != BIN_OR && !(op >= BIN_LT && op <= BIN_GE) && (lt == T_CHAR || rt == T_CHAR))
+			/* `c - 'a'` (qa37): the help said "i64 here, with char and char" */
+			diag_set_help(d, "there is no arithmetic on `char`; an ASCII char's code, as an `i64`, is `string_byte_at(string_from_char(c), 0)`, and `char_from_i64(n)` turns a code back into a `char` (chars compare with `==`, `<`, … as they are)");
+		else if (op != BIN_AND && op != BIN_OR && !(op >= BIN_LT && op <= BIN_GE) && (lt == T_BOOL || rt == T_BOOL))
+			diag_set_help(d, "there is no arithmetic on `bool`; count a condition as a number with `if b { 1 } else { 0 }`");
 	}
 	return result;
 }
@@ -623,7 +641,7 @@ sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want)
 /* The fix wrapping an argument in conversion calls: `open` before it (one
  * or more `name(`), as many `)` after it. */
 static void
-wrap_fix(Diag *d, const Expr *arg, const char *open)
+wrap_fix(Sema *S, Diag *d, const Expr *arg, const char *open)
 {
 	char close[8];
 	int n = 0;
@@ -631,10 +649,58 @@ wrap_fix(Diag *d, const Expr *arg, const char *open)
 		if (*c == '(')
 			close[n++] = ')';
 	close[n] = '\0';
-	if (!d || arg->span.end <= arg->span.start)
+	uint32_t start, end;
+	if (!d || !sema_expr_extent(S, arg, &start, &end))
 		return;
-	diag_add_fix(d, arg->span.start, arg->span.start, open);
-	diag_add_fix(d, arg->span.end, arg->span.end, close);
+	diag_add_fix(d, start, start, open);
+	diag_add_fix(d, end, end, close);
+}
+
+/*
+ * The source range an expression's text covers, parentheses included (qa37):
+ * a node's span leaves out the parentheses that only group (`(a + 1) * (b /
+ * c)` spans `a + 1) * (b / c`), so a fix wrapping the span split them.  Each
+ * `)` the span closes without opening takes the `(` before it, each `(` it
+ * leaves open the `)` after it (white space between).  False when the text
+ * is not that shape (a fix there could break the program).
+ */
+bool
+sema_expr_extent(const Sema *S, const Expr *e, uint32_t *start, uint32_t *end)
+{
+	uint32_t a = e->span.start, b = e->span.end;
+	if (!S->src || b <= a || b > S->len)
+		return false;
+	int depth = 0, lowest = 0;
+	bool quote = false;
+	for (uint32_t k = a; k < b; k++) {
+		char c = S->src[k];
+		if (c == '"' && (k == a || S->src[k - 1] != '\\'))
+			quote = !quote;
+		if (quote || (c != '(' && c != ')'))
+			continue;
+		depth += c == '(' ? 1 : -1;
+		if (depth < lowest)
+			lowest = depth;
+	}
+	if (quote)
+		return false;
+	for (int open = -lowest; open > 0; open--) {   /* the `(` of each `)` closed without opening */
+		while (a > 0 && (S->src[a - 1] == ' ' || S->src[a - 1] == '\t'))
+			a--;
+		if (a == 0 || S->src[a - 1] != '(')
+			return false;
+		a--;
+	}
+	for (int close = depth - lowest; close > 0; close--) {   /* the `)` of each `(` left open */
+		while (b < S->len && (S->src[b] == ' ' || S->src[b] == '\t'))
+			b++;
+		if (b >= S->len || S->src[b] != ')')
+			return false;
+		b++;
+	}
+	*start = a;
+	*end = b;
+	return true;
 }
 
 /* Does t spell the error type inside (`Vec<{error}>` after an unknown element
@@ -718,30 +784,30 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		else if (params[i] == T_STR && a == T_STRING && args[i]->kind == EXPR_NAME) {
 			/* a named string (qa35): the fix lends it */
 			diag_set_help(d, "`%s` takes a `str` view; lend the owned string: `string_as_str(%s)` (the caller keeps it)", fname, args[i]->u.name.s);
-			wrap_fix(d, args[i], "string_as_str(");
+			wrap_fix(S, d, args[i], "string_as_str(");
 		} else if (params[i] == T_STR && a == T_STRING)
 			diag_set_help(d, "`%s` takes a `str` view; borrow the owned string first: `%s(%sstring_as_str(binding)%s)`, binding a literal with `let` before that", fname, fname,
 			    base + i ? "…, " : "", base + i + 1 < total ? ", …" : "");
 		else if (params[i] == T_SLICE && a == T_STRING && args[i]->kind == EXPR_NAME) {
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; take both views of the string: `str_as_bytes(string_as_str(%s))`", fname, args[i]->u.name.s);
-			wrap_fix(d, args[i], "str_as_bytes(string_as_str(");
+			wrap_fix(S, d, args[i], "str_as_bytes(string_as_str(");
 		} else if (params[i] == T_SLICE && a == T_STRING)
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; bind the text to a name first (`let text = …;`), then take both views: `let view = string_as_str(text); let bytes = str_as_bytes(view); %s(bytes)`", fname, fname);
 		else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES) && args[i]->kind == EXPR_NAME) {
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; view the %s as bytes: `%s(%s)`", fname, a == T_STR ? "text" : "buffer",
 			    a == T_STR ? "str_as_bytes" : "bytes_as_slice", args[i]->u.name.s);
-			wrap_fix(d, args[i], a == T_STR ? "str_as_bytes(" : "bytes_as_slice(");
+			wrap_fix(S, d, args[i], a == T_STR ? "str_as_bytes(" : "bytes_as_slice(");
 		} else if (params[i] == T_SLICE && (a == T_STR || a == T_BYTES || sema_type_info(&S->types, a)->kind == TY_ARRAY))
 			diag_set_help(d, "`%s` takes `borrow Slice<u8>`; produce one with `str_as_bytes(view)`, `array_as_slice(array)`, or `bytes_as_slice(bytes)`", fname);
 		else if (params[i] == T_STRING && a == T_STR) {
 			diag_set_help(d, "`%s` takes a `string`; a `str` view has its own functions (`str_len_bytes`, `str_byte_at`, …), or copy it into one with `string_from_str(view)`", fname);
-			wrap_fix(d, args[i], "string_from_str(");
+			wrap_fix(S, d, args[i], "string_from_str(");
 		} else if (params[i] == T_STRING && a == T_I64) {
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_i64(value)`", fname);
-			wrap_fix(d, args[i], "string_from_i64(");
+			wrap_fix(S, d, args[i], "string_from_i64(");
 		} else if (params[i] == T_STRING && a == T_USIZE) {
 			diag_set_help(d, "`%s` takes a `string`; render the integer first with `string_from_usize(value)`", fname);
-			wrap_fix(d, args[i], "string_from_usize(");
+			wrap_fix(S, d, args[i], "string_from_usize(");
 		}
 		else if ((params[i] == T_I32 || params[i] == T_U8 || params[i] == T_USIZE) && a == T_I64 && sema_is_int_literal(args[i]) &&
 		    !sema_int_literal_fits(args[i], false, params[i]))
@@ -755,9 +821,14 @@ sema_check_args_at(FnCtx *C, const char *fname, Expr *const *args, int nargs, co
 		else if (sema_literal_retype_fix(S, d, args[i], params[i]))
 			diag_set_help(d, "a literal's suffix gives its type; write a `%s` literal: `%s`", sema_type_name(S, params[i]),
 			    d->fixes.items[d->fixes.len - 1].text);
-		else if ((conv = sema_conversion_builtin(params[i], a, &checked)) != NULL)
+		else if ((conv = sema_conversion_builtin(params[i], a, &checked)) != NULL) {
 			diag_set_help(d, "convert the `%s` value with the compiler-owned `%s(value)`%s, or keep the computation in `%s`", sema_type_name(S, a), conv,
 			    checked ? " (a value out of range stops the program)" : "", sema_type_name(S, params[i]));
+			/* qa37: the conversion the help names first, around the argument */
+			char open[40];
+			if (snprintf(open, sizeof open, "%s(", conv) < (int)sizeof open)
+				wrap_fix(S, d, args[i], open);
+		}
 		else
 			diag_set_help(d, "pass a value of type %s; there are no implicit conversions", sema_type_name(S, params[i]));
 	}

@@ -189,7 +189,17 @@ sema_check_method(FnCtx *C, const Expr *e)
 	} else {
 		Diag *d = sema_error(S, DIAG_T203, e->u.method.recv->span, "method `%s` requires a class receiver, found `%s`", mname, sema_type_name(S, rt));
 		if (rt == T_STRING && (strcmp(mname, "len") == 0 || strcmp(mname, "length") == 0 || strcmp(mname, "size") == 0))
-			diag_set_help(d, "strings have no methods; write `string_len(s)` with the compiler-owned function");
+		{
+			const Expr *r = e->u.method.recv;
+			diag_set_help(d, "strings have no methods; write `string_len(%s)` with the compiler-owned function", r->kind == EXPR_NAME ? r->u.name.s : "s");
+			if (r->kind == EXPR_NAME && e->u.method.nargs == 0) {
+				/* `s.len()` (qa37): the call it means */
+				Buf fix = {0};
+				buf_printf(&fix, "string_len(%s)", r->u.name.s);
+				diag_add_fix(d, e->span.start, e->span.end, fix.data);
+				buf_free(&fix);
+			}
+		}
 		else if (rt == T_STRING && string_method_help(mname) && strncmp(string_method_help(mname), "no ", 3) == 0)
 			diag_set_help(d, "strings have no methods, and %s", string_method_help(mname));
 		else if (rt == T_STRING && string_method_help(mname))

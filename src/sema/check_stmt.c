@@ -52,6 +52,7 @@ check_let(FnCtx *C, const Stmt *s)
 		/* the reference's verifier hint for a Rust habit: T232, not an unknown type */
 		Diag *d = sema_error(S, DIAG_T232, lt->span, "declared binding type `String` is not a SEMAPRAX type");
 		diag_set_help(d, "owned text is `string`: `let %s: string = …;`", s->u.let.name.s);
+		diag_add_fix(d, lt->span.start, lt->span.end, "string");   /* qa37 */
 	} else if (lt) {
 		TypeId declared = sema_ctx_resolve_type(C, s->u.let.type);
 		if (declared != T_ERR && vt != T_ERR && !sema_type_accepts(S, declared, vt)) {
@@ -352,6 +353,8 @@ check_assign(FnCtx *C, const Stmt *s)
 			    fresh, name, fresh, s->u.assign.field.s, fresh);
 		} else
 			diag_set_help(d, "write `let mut %s = …;` where it is declared", name);
+		if (l->let_stmt)   /* as U101's (qa37) */
+			diag_add_fix(d, l->span.start, l->span.start, "mut ");
 		return;
 	}
 	if (l->type == T_ERR)

@@ -214,7 +214,7 @@ reverse_conversion(const char *name, const char *near)
  * compiler-owned.  False when neither applies.
  */
 static bool
-conversion_help(Diag *d, const char *name)
+conversion_help(Diag *d, const char *name, Span callee)
 {
 	static const char *const numbers[] = { "i64", "i32", "u8", "usize", "f64", "f32", NULL };
 	char target[32], source[32], want[80];
@@ -229,6 +229,7 @@ conversion_help(Diag *d, const char *name)
 	if (strcmp(want, name) == 0 || !sema_builtin_find(want))
 		return false;
 	diag_set_help(d, "did you mean `%s`? conversions are named `<target>_from_<source>`", want);
+	diag_add_fix(d, callee.start, callee.end, want);   /* qa37: the name alone; the arguments stay */
 	return true;
 }
 
@@ -243,6 +244,10 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		return T_ERR;
 	}
 	Diag *d = sema_error(S, DIAG_T203, e->span, "unknown function `%s`", name);
+	/* the call is refused, so it takes none of its arguments (qa37): a
+	 * misspelt `string_lenn(s)` is no move, and no H006 follows at the
+	 * next use of `s` (refused method calls keep their receiver too) */
+	S->call_consumes[ast_call_index(e)] = arena_alloc(&S->arena, (size_t)(e->u.call.nargs ? e->u.call.nargs : 1));
 	const char *help = sema_constructor_help(name);
 	const char *near = NULL;
 	const SemaStdName *std = NULL;
@@ -299,12 +304,15 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		/* the reference's dependency route for a bundled library function */
 		diag_set_help(d, "`%s` is in the bundled standard library's `%s`: in a project, require it with `[dependencies] %s = \"^0.1.0\"` in semaprax.toml and import it with `use function @id(\"%s\") from %s as %s;` (`semaprax help library %s` lists the package)",
 		    name, std->module, std->module, std->id, std->module, name, std->module);
-	else if (conversion_like(name) && conversion_help(d, name))
+	else if (conversion_like(name) && conversion_help(d, name, ast_call_callee(e).span))
 		;
-	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near) && near_builtin)
-		diag_set_help(d, "did you mean `%s`?", near);   /* the reference's exact help line (§0.2) */
-	else if (near && !reverse_conversion(name, near))
+	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near)) {
+		/* the reference's exact help line (§0.2); the fix (qa37) rewrites the
+		 * callee's name only, so type arguments and arguments stay */
 		diag_set_help(d, "did you mean `%s`?", near);
+		Span cs = ast_call_callee(e).span;
+		diag_add_fix(d, cs.start, cs.end, near);
+	}
 	else if (conversion_like(name))
 		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
 		    "`u8_from_i64`, `f64_from_i64`, `char_from_i64` and `char_from_u8` (text: `string_from_i64`, `string_from_usize`, `string_from_char`)", name);
@@ -437,6 +445,22 @@ sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
 	else
 		diag_set_help(d, "`%s` has no methods; call the compiler-owned function with the collection as its first argument: `%s`",
 		    sema_type_name(S, rt), call.data);
+	int na = e->u.method.nargs;
+	if (!update && recv->kind == EXPR_NAME && na + 1 == b->nparams) {
+		/* `v.len()`, `m.has(k)` (qa37): the call with the receiver first and
+		 * the written arguments after it, as the help spells it */
+		Buf fix = {0};
+		buf_printf(&fix, "%s<", b->name);
+		for (int i = 0; i < b->ntparams && i < ti->nargs; i++)
+			buf_printf(&fix, "%s%s", i ? ", " : "", sema_type_name(S, ti->args[i]));
+		buf_printf(&fix, ">(%s", rname);
+		if (na > 0)
+			buf_printf(&fix, ", %.*s", (int)(e->u.method.args[na - 1]->span.end - e->u.method.args[0]->span.start),
+			    S->src + e->u.method.args[0]->span.start);
+		buf_puts(&fix, ")");
+		diag_add_fix(d, e->span.start, e->span.end, fix.data);
+		buf_free(&fix);
+	}
 	buf_free(&call);
 	return true;
 }
@@ -527,8 +551,9 @@ sema_carrier_method_help(Sema *S, Diag *d, TypeId rt)
  * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).
  */
 void
-sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq)
+sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq, const Expr *bin, const char *bind)
 {
+	const char *x = bind ? bind : "x";
 	int olen = other ? (int)(other->span.end - other->span.start) : 0;
 	bool oneline = olen > 0 && olen <= 48 && !memchr(S->src + other->span.start, '\n', (size_t)olen);
 	const char *otext = oneline ? S->src + other->span.start : "value";
@@ -537,9 +562,21 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 	const FieldInit *fi = &k->u.variant.inits[0];
 	int vlen = (int)(fi->value->span.end - fi->value->span.start);
 	bool vshort = vlen > 0 && vlen <= 48;
-	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: x } => x %s %.*s, _ => %s, }`",
-	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, eq ? "==" : "!=", vshort ? vlen : 3,
+	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }`",
+	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, x, x, eq ? "==" : "!=", vshort ? vlen : 3,
 	    vshort ? S->src + fi->value->span.start : "…", eq ? "false" : "true");
+	if (oneline && vshort && bind && sema_is_copy(S, sema_expr_type(S, other->id))) {
+		/* qa37: the `match` the help writes replaces the comparison (a
+		 * Copy operand, so the plain `match` takes it; bind names no
+		 * binding in scope, so the pattern shadows nothing) */
+		Buf fix = {0};
+		buf_printf(&fix, "match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }", olen, otext, k->u.variant.type.s, k->u.variant.case_name.s,
+		    fi->name.s, x, x, eq ? "==" : "!=", vlen, S->src + fi->value->span.start, eq ? "false" : "true");
+		uint32_t bs, be;
+		if (sema_expr_extent(S, bin, &bs, &be))
+			diag_add_fix(d, bs, be, fix.data);
+		buf_free(&fix);
+	}
 }
 
 /*
@@ -580,6 +617,9 @@ sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId 
 	    sema_expr_type(S, wrong->id) != expected) {
 		diag_set_help(d, "the other operand is `%s`: write the literal as `%llu%s`; there are no implicit conversions", sema_type_name(S, expected),
 		    (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
+		char text[40];   /* qa37: the literal as the help writes it */
+		snprintf(text, sizeof text, "%llu%s", (unsigned long long)wrong->u.int_lit.value, suffix ? suffix : "");
+		diag_add_fix(d, wrong->span.start, wrong->span.end, text);
 		return;
 	}
 	if (!d || !suffix || !lit)

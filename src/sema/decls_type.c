@@ -69,6 +69,25 @@ unknown_type_help(const char *n)
 	return NULL;
 }
 
+/* The one type a habit's name stands for (qa37), for T001's fix: `int` is
+ * `i64` (the literal default), `String` is `string`, …; NULL where the
+ * intended width or meaning is open (`u64`, `short`, `void`, `list`). */
+static const char *
+habit_type(const char *n)
+{
+	static const char *const pairs[][2] = {
+		{ "String", "string" }, { "Str", "string" }, { "Text", "string" }, { "text", "string" },
+		{ "int", "i64" }, { "Int", "i64" }, { "integer", "i64" }, { "Integer", "i64" }, { "long", "i64" },
+		{ "float", "f64" }, { "Float", "f64" }, { "double", "f64" }, { "Double", "f64" },
+		{ "boolean", "bool" }, { "Boolean", "bool" }, { "Bool", "bool" },
+		{ "Char", "char" }, { "character", "char" }, { "rune", "char" },
+	};
+	for (size_t i = 0; i < countof(pairs); i++)
+		if (strcmp(pairs[i][0], n) == 0)
+			return pairs[i][1];
+	return NULL;
+}
+
 typedef struct BuiltinType {
 	const char *name;
 	TyKind kind;
@@ -228,7 +247,14 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		const char *help = unknown_type_help(name);
 		bool declared = false;
 		const char *near = help ? NULL : near_type(S, name, &declared);
-		if (help) {
+		const char *habit = help ? habit_type(name) : NULL;
+		size_t n = strlen(name);
+		if (habit) {
+			/* `x: int`, `s: String` (qa37): the help names the family, the fix the type */
+			diag_set_help(d, "%s; write `%s` here", help, habit);
+			if (t->span.end - t->span.start == n && memcmp(S->src + t->span.start, name, n) == 0)
+				diag_add_fix(d, t->span.start, t->span.end, habit);
+		} else if (help) {
 			diag_set_help(d, "%s", help);
 		} else if (near && declared && word_repeated(S, name)) {
 			/* `record Sape` declared, `Shape` written at every use: the
@@ -238,7 +264,6 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		} else if (near) {
 			/* a misspelt type: the fix writes the one it is near */
 			diag_set_help(d, "did you mean `%s`?", near);
-			size_t n = strlen(name);
 			if (t->span.end - t->span.start >= n && memcmp(S->src + t->span.start, name, n) == 0)
 				diag_add_fix(d, t->span.start, t->span.start + (uint32_t)n, near);
 		} else

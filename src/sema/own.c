@@ -70,7 +70,7 @@ own_pop_scope(Own *O)
 static void
 declare(Own *O, const char *name, TypeId type, uint8_t borrowed)
 {
-	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL, NULL, 0 };
+	OwnVar v = { name, type, ++O->serials, -1, 0, 0, sema_strmap_swap(&O->index, name, O->vars.len), -1, -1, borrowed, false, false, 0, false, NULL, NULL, NULL, 0 };
 	VEC_PUSH(O->vars, v);
 	OwnSt s = ST_LIVE;
 	VEC_PUSH(O->st, s);
@@ -310,6 +310,25 @@ with_base_note(Own *O, Diag *d, const OwnVar *v)
 		    v->name, v->name, v->name);
 }
 
+/*
+ * H006's help when one of the program's own functions took the value
+ * (qa37): `f(v)` with `f(v: own Vec<i64>)`, then `v` again.  The generic
+ * help spoke of `vec_push`, which the program never called.  Strings,
+ * Bytes, resources and method receivers keep their own helps.
+ */
+static bool
+passed_help(Own *O, Diag *d, const OwnVar *v)
+{
+	Sema *S = O->S;
+	if (!v->moved_by || !v->moved_param || sema_builtin_find(v->moved_by) || strcmp(v->moved_param, "self") == 0 ||
+	    v->type == T_STRING || v->type == T_BYTES || is_resource(O, v->type))
+		return false;
+	const char *t = sema_type_name(S, v->type);
+	diag_set_help(d, "`%s` was passed to `%s`, whose parameter `%s` takes it, so `%s` has no value after that call: if `%s` only reads it, declare `%s: borrow %s` (the caller keeps `%s`); otherwise use `%s` before the call, or have `%s` return what you need",
+	    v->name, v->moved_by, v->moved_param, v->name, v->moved_by, v->moved_param, t, v->name, v->name, v->moved_by);
+	return true;
+}
+
 /* A use of variable i at expression e (the whole value). */
 static void
 use_var(Own *O, int i, const Expr *e, bool move)
@@ -340,7 +359,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			/* `for own x in vec_into_iter<T>(v)` consumed it (qa35): not an update */
 			diag_set_help(d, "`vec_into_iter` consumed `%s` (a `for own … in vec_into_iter<T>(%s)` loop takes the vector): read what you need from `%s` before the loop, or walk it borrowed with `for x in %s` and keep it",
 			    v->name, v->name, v->name, v->name);
-		else if (!call_order_help(O, d, v))
+		else if (!call_order_help(O, d, v) && !passed_help(O, d, v))
 			moved_help(O, d, v->type, v->name);
 		with_base_note(O, d, v);
 	} else if (st == ST_MAYBE && sema_own_first_report(O, e)) {
@@ -423,6 +442,7 @@ use_var(Own *O, int i, const Expr *e, bool move)
 	set_state(O, i, ST_MOVED);
 	v->moved_into = NULL;   /* a plain `let` sets it after this move (own_stmt) */
 	v->moved_by = O->arg_callee;
+	v->moved_param = O->arg_param;
 	v->moved_at = e->span.start;
 }
 

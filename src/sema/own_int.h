@@ -52,6 +52,7 @@ typedef struct OwnVar {
 	bool for_item;     /* a borrowed `for` item (borrowed == 2), not a `match borrow` binding */
 	const char *moved_into;   /* moved by a plain `let <moved_into> = <name>;`: NULL otherwise */
 	const char *moved_by;     /* the callee it was last passed to by name (a move), or NULL */
+	const char *moved_param;  /* … and that callee's parameter (`self`, `arg0` for a compiler-owned one) */
 	uint32_t moved_at;        /* where it was last moved (a source offset; 0: never) */
 } OwnVar;
 

@@ -564,6 +564,28 @@ needs_mode(Sema *S, TypeId t)
 	return sema_type_holds(S, t, true);
 }
 
+/* The fix deleting a parameter's written mode word (qa37): `x: borrow i64`
+ * becomes `x: i64`.  The word is found after the name and its `:`; nothing
+ * is offered when the text is not that shape. */
+static void
+mode_word_fix(Sema *S, Diag *d, const ParamSym *p, const char *word)
+{
+	size_t k = p->span.end, n = strlen(word), len = S->src ? S->len : 0;
+	while (k < len && (S->src[k] == ' ' || S->src[k] == '\t'))
+		k++;
+	if (k >= len || S->src[k] != ':')
+		return;
+	k++;
+	while (k < len && (S->src[k] == ' ' || S->src[k] == '\t'))
+		k++;
+	size_t w = k, e = k + n;
+	if (e >= len || memcmp(S->src + w, word, n) != 0 || (S->src[e] != ' ' && S->src[e] != '\t'))
+		return;
+	while (e < len && (S->src[e] == ' ' || S->src[e] == '\t'))
+		e++;
+	diag_add_fix(d, (uint32_t)w, (uint32_t)e, "");
+}
+
 /* The reference's parameter mode rules (check_ownership_mode), in its order. */
 static void
 check_param_mode(Sema *S, Sym *f, const ParamSym *p)
@@ -612,14 +634,18 @@ check_param_mode(Sema *S, Sym *f, const ParamSym *p)
 		Diag *d = sema_error(S, DIAG_T224, p->span, "generic function `%s.%s` takes its type parameter `%s` by value, without an ownership mode",
 		    f->name, p->name, sema_type_name(S, t));
 		diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, t));
+		mode_word_fix(S, d, p, words[p->mode]);
 	} else if (t == T_STRING) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "string parameters own their input implicitly; an explicit ownership mode is not admitted");
 		diag_set_help(d, "use `%s: string` to transfer ownership; for a read-only helper, use `%s: borrow str`, and the caller lends its string: `string_as_str(s)` "
 		    "(`borrow string` is how `help library` spells the compiler-owned text functions, which read a `string` without taking it; your own functions cannot)", p->name, p->name);
+		if (p->mode == MODE_OWN)   /* `own string` says what the plain type means: drop the word */
+			mode_word_fix(S, d, p, "own");
 	} else if (sema_is_copy(S, t)) {
 		Diag *d = sema_error(S, DIAG_O002, p->span, "ownership mode `%s` is only valid for resource types; `%s` is a value type",
 		    words[p->mode], sema_type_name(S, t));
 		diag_set_help(d, "remove `%s`: `%s: %s`", words[p->mode], p->name, sema_type_name(S, t));
+		mode_word_fix(S, d, p, words[p->mode]);
 	}
 	/* other owned types exist only through lifted generics and payloads (§0.1): any mode */
 }
@@ -837,6 +863,15 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
 			else
 				diag_set_help(d, "make the final expression a value of type `%s`, or declare `-> %s`", sema_type_name(S, want), sema_type_name(S, t));
+			uint32_t ts, te;
+			if (conv && entry && tail && sema_expr_extent(S, tail, &ts, &te)) {
+				/* `main`'s one answer (qa37): the tail wrapped in the conversion */
+				Buf open = {0};
+				buf_printf(&open, "%s(", conv);
+				diag_add_fix(d, ts, ts, open.data);
+				diag_add_fix(d, te, te, ")");
+				buf_free(&open);
+			}
 		}
 		/* O104: the body lends (a `borrow`/`shared` parameter or binding) where an owned result is due */
 		ParamMode bm = fn->body->tail ? sema_expr_mode(S, fn->body->tail->id) : MODE_NONE;

@@ -196,7 +196,8 @@ bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
  * *checked: an out-of-range value stops the program. */
 const char *sema_conversion_builtin(TypeId want, TypeId got, bool *checked);
-void sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq);
+bool sema_expr_extent(const Sema *S, const Expr *e, uint32_t *start, uint32_t *end);   /* its text, grouping parentheses included (check_expr.c) */
+void sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq, const Expr *bin, const char *bind);
 void sema_literal_suffix_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId expected);
 void sema_literal_range_help(Sema *S, Diag *d, const Expr *lit, TypeId t);  /* `300` beside a u8 operand */
 /* T203's help for a method habit on a Vec, Map or Set receiver of type rt
