@@ -287,6 +287,17 @@ remove_param_sites(Planner *P, const SPatch *p, int i, PatchChange *c)
 			return false;
 		}
 	}
+	/* a resource the calls hand over would be released by each caller
+	 * instead, so its finalizer's effects would move: a use of its own */
+	if (hf && ix < (uint32_t)hf->nparams && c->sites > 0 && hf->locals[ix].owned && !hf->locals[ix].lent &&
+	    sema_type_holds(P->S, hf->locals[ix].type, false)) {
+		Diag *g = diag_report(P->d, DIAG_G111, &o->w[1].span, "parameter `%s` of `%s` takes a resource (`%s`) from %d call%s: without it "
+		    "each caller would release the resource itself, later, and its finalizer would run at another point", c->detail, y->id,
+		    sema_type_name(P->S, hf->locals[ix].type), c->sites, c->sites == 1 ? "" : "s");
+		diag_set_help(g, "keep the parameter, or replace each call of `%s` in the same patch (`replace-expression`) with one that hands "
+		    "the resource on where it should be released", y->id);
+		return false;
+	}
 	if (ps.nvalues > 0) {
 		Buf id = {0};
 		if (!patch_expr_id_of(P->H, ps.value->span, &id))
