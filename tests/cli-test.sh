@@ -2136,6 +2136,18 @@ expect 1 "rev37: fix, payload equality with a call and an operator" -- "$bin" fi
 has "$tmp/out" "no machine-applicable fixes in" "rev37: no T207 fix for a payload that calls or may trap"
 if cmp -s "$tmp/rev37_payload.spx" "$tmp/rev37_payload.before"; then ok; else bad "rev37: fix changed the payload comparisons"; fi
 
+# rev37: T203's did-you-mean fix renames the callee only when the function
+# it names takes as many arguments as the call passes: `totl(1, 2)` became
+# `total(1, 2)`, a T204, so `fix` wrote a program that still did not verify.
+printf 'module t.n;\n\n@id("t.total")\nfn total(a: i64) -> i64\n{\n    a\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    totl(1, 2) + string_lenn("ab", 3)\n}\n' > "$tmp/rev37_arity.spx"
+cp "$tmp/rev37_arity.spx" "$tmp/rev37_arity.before"
+expect 1 "rev37: check, misspelt calls with another arity" -- "$bin" check "$tmp/rev37_arity.spx"
+has "$tmp/err" 'help: did you mean `total`?' "rev37: T203's help stays (declared function)"
+has "$tmp/err" 'help: did you mean `string_len`?' "rev37: T203's help stays (compiler-owned function)"
+expect 1 "rev37: fix, misspelt calls with another arity" -- "$bin" fix "$tmp/rev37_arity.spx"
+has "$tmp/out" "no machine-applicable fixes in" "rev37: no rename to a function of another arity"
+if cmp -s "$tmp/rev37_arity.spx" "$tmp/rev37_arity.before"; then ok; else bad "rev37: fix renamed a call of another arity"; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

@@ -94,6 +94,23 @@ nearest_function(Sema *S, const char *name, bool *is_builtin)
 	return best <= limit && count == 1 ? cand : NULL;
 }
 
+/* The number of parameters of the function nearest_function named, or -1
+ * (variadic, or not found). */
+static int
+near_arity(Sema *S, const char *near, bool builtin)
+{
+	if (builtin) {
+		const Builtin *b = sema_builtin_find(near);
+		return b ? b->nparams : -1;
+	}
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind == SK_FN && strcmp(s->name, near) == 0)
+			return s->nparams;
+	}
+	return -1;
+}
+
 /* The first class (in declaration order) with its own method called name,
  * or -1: `get(c)` for `c.get()` (qa36). */
 static SymId
@@ -308,10 +325,12 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		;
 	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near)) {
 		/* the reference's exact help line (§0.2); the fix (qa37) rewrites the
-		 * callee's name only, so type arguments and arguments stay */
+		 * callee's name only, so type arguments and arguments stay: only for
+		 * a function taking as many arguments as the call passes (rev37) */
 		diag_set_help(d, "did you mean `%s`?", near);
 		Span cs = ast_call_callee(e).span;
-		diag_add_fix(d, cs.start, cs.end, near);
+		if (near_arity(S, near, near_builtin) == e->u.call.nargs)
+			diag_add_fix(d, cs.start, cs.end, near);
 	}
 	else if (conversion_like(name))
 		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
