@@ -2100,6 +2100,54 @@ sed -i 's/use function @id("shop.add") from shop.core as add;/use function add f
 expect 1 "qa37: check, a use by name" -- "$bin" check "$tmp/qa37p"
 has "$tmp/err" 'help: an import names the declaration'"'"'s stable id, not its name: copy the `@id("…")` written above `add` in module `shop.core`, `use function @id("…") from shop.core as add;`' "qa37: G170 says where the id is"
 
+# rev37: T207's fix moves the payload's value into a `match` arm, evaluated
+# only when the case matches: a value with a call (an effect) or an operator
+# (a trap) ran whatever the case, so it gets the help and no fix (the fix
+# made `o == Option<i64>::Some { value: next(3) }` skip `next`'s output).
+cat > "$tmp/rev37_payload.spx" <<'EOF'
+module t.check;
+
+permit { process.stdout.write }
+
+@id("t.next")
+fn next(n: i64) -> i64
+    uses { process.stdout.write }
+{
+    let t = "next\n";
+    let _ = stdout_write(str_as_bytes(string_as_str(t)));
+    n
+}
+
+@id("app.main")
+fn main() -> i64
+    uses { process.stdout.write }
+{
+    let o = Option<i64>::None {};
+    let k = 9223372036854775807;
+    let a = if o == Option<i64>::Some { value: next(3) } { 1 } else { 0 };
+    let b = if o == Option<i64>::Some { value: k + 1 } { 1 } else { 0 };
+    a + b
+}
+EOF
+cp "$tmp/rev37_payload.spx" "$tmp/rev37_payload.before"
+expect 1 "rev37: check, payload equality with a call and an operator" -- "$bin" check "$tmp/rev37_payload.spx"
+has "$tmp/err" 'help: test the case with `match` and compare the payload: `match o { Option::Some { value: x } => x == next(3), _ => false, }`' "rev37: T207's help stays"
+expect 1 "rev37: fix, payload equality with a call and an operator" -- "$bin" fix "$tmp/rev37_payload.spx"
+has "$tmp/out" "no machine-applicable fixes in" "rev37: no T207 fix for a payload that calls or may trap"
+if cmp -s "$tmp/rev37_payload.spx" "$tmp/rev37_payload.before"; then ok; else bad "rev37: fix changed the payload comparisons"; fi
+
+# rev37: T203's did-you-mean fix renames the callee only when the function
+# it names takes as many arguments as the call passes: `totl(1, 2)` became
+# `total(1, 2)`, a T204, so `fix` wrote a program that still did not verify.
+printf 'module t.n;\n\n@id("t.total")\nfn total(a: i64) -> i64\n{\n    a\n}\n\n@id("app.main")\nfn main() -> i64\n{\n    totl(1, 2) + string_lenn("ab", 3)\n}\n' > "$tmp/rev37_arity.spx"
+cp "$tmp/rev37_arity.spx" "$tmp/rev37_arity.before"
+expect 1 "rev37: check, misspelt calls with another arity" -- "$bin" check "$tmp/rev37_arity.spx"
+has "$tmp/err" 'help: did you mean `total`?' "rev37: T203's help stays (declared function)"
+has "$tmp/err" 'help: did you mean `string_len`?' "rev37: T203's help stays (compiler-owned function)"
+expect 1 "rev37: fix, misspelt calls with another arity" -- "$bin" fix "$tmp/rev37_arity.spx"
+has "$tmp/out" "no machine-applicable fixes in" "rev37: no rename to a function of another arity"
+if cmp -s "$tmp/rev37_arity.spx" "$tmp/rev37_arity.before"; then ok; else bad "rev37: fix renamed a call of another arity"; fi
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

@@ -744,6 +744,24 @@ lex_string(Lexer *L)
 
 /* ---- punctuation ----------------------------------------------------------- */
 
+/* Is the next token inside an open `(` (a parameter list, not a record's
+ * fields or a `let`'s annotation, where `borrow` is no type; rev37)? */
+static bool
+in_parens(const Lexer *L)
+{
+	int depth = 0;
+	for (int i = L->toks.len - 1; i >= 0; i--) {
+		TokKind k = (TokKind)L->toks.items[i].kind;
+		if (k == TOK_RPAREN)
+			depth++;
+		else if (k == TOK_LPAREN && depth-- == 0)
+			return true;
+		else if (depth == 0 && (k == TOK_LBRACE || k == TOK_RBRACE || k == TOK_SEMI))
+			return false;
+	}
+	return false;
+}
+
 /* A lone `&`: P002 with a help by position; an error token. */
 static __attribute__((noinline, cold)) TokKind
 lex_lone_amp(Lexer *L)
@@ -763,7 +781,7 @@ lex_lone_amp(Lexer *L)
 		diag_set_help(dg, "there are no references: a method's receiver is written like any parameter, with its class's type: `self: Name` takes the instance, `self: borrow Name` reads it and the caller keeps it");
 	else if (prev == TOK_COLON || prev == TOK_ARROW) {
 		diag_set_help(dg, "there are no references: a parameter that only reads says `borrow`, `text: borrow str` for text (the caller lends `string_as_str(s)`) or `values: borrow Vec<i64>`; logical and is `&&`");
-		if (prev == TOK_COLON && we > w && !is_mut)   /* `s: &str` → `s: borrow str` */
+		if (prev == TOK_COLON && we > w && !is_mut && in_parens(L))   /* `s: &str` → `s: borrow str` */
 			diag_add_fix(dg, (uint32_t)L->pos, (uint32_t)L->pos + 1, "borrow ");
 	} else if (prev == TOK_LPAREN || prev == TOK_COMMA || prev == TOK_ASSIGN) {
 		diag_set_help(dg, "there are no references: use the value itself (a `borrow` parameter lends it and the caller keeps it), or a view, `string_as_str(s)`, where a `str` is wanted; logical and is `&&`");

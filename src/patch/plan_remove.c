@@ -251,6 +251,8 @@ use_of(void *ctx, const HirExpr *e)
 {
 	UseScan *u = ctx;
 	bool use = (e->kind == HIR_LOCAL || e->kind == HIR_MOVE) && e->u.slot == u->slot;
+	/* a function-typed parameter called (rev37: `f(v)` reads no HIR_LOCAL) */
+	use |= e->kind == HIR_CALL && e->u.call.kind == CALL_SLOT && e->u.call.callee == u->slot;
 	for (int i = 0; e->kind == HIR_CLOSURE && i < e->u.closure.ncaptures && !use; i++)
 		use = e->u.closure.captures[i] == u->slot;
 	if (!use || edited(u->P, e->span.start, e->span.end))

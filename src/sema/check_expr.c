@@ -671,19 +671,29 @@ sema_expr_extent(const Sema *S, const Expr *e, uint32_t *start, uint32_t *end)
 	if (!S->src || b <= a || b > S->len)
 		return false;
 	int depth = 0, lowest = 0;
-	bool quote = false;
 	for (uint32_t k = a; k < b; k++) {
 		char c = S->src[k];
-		if (c == '"' && (k == a || S->src[k - 1] != '\\'))
-			quote = !quote;
-		if (quote || (c != '(' && c != ')'))
+		if (c == '"' || c == '\'') {
+			/* a string or char literal, escapes skipped (rev37: `')'` and
+			 * `"\\"` counted as a parenthesis and a closing quote) */
+			for (k++; k < b && S->src[k] != c; k++)
+				if (S->src[k] == '\\')
+					k++;
+			if (k >= b)
+				return false;
+			continue;
+		}
+		if (c == '/' && k + 1 < b && S->src[k + 1] == '/') {   /* a `//` comment between operands */
+			while (k < b && S->src[k] != '\n')
+				k++;
+			continue;
+		}
+		if (c != '(' && c != ')')
 			continue;
 		depth += c == '(' ? 1 : -1;
 		if (depth < lowest)
 			lowest = depth;
 	}
-	if (quote)
-		return false;
 	for (int open = -lowest; open > 0; open--) {   /* the `(` of each `)` closed without opening */
 		while (a > 0 && (S->src[a - 1] == ' ' || S->src[a - 1] == '\t'))
 			a--;

@@ -94,6 +94,23 @@ nearest_function(Sema *S, const char *name, bool *is_builtin)
 	return best <= limit && count == 1 ? cand : NULL;
 }
 
+/* The number of parameters of the function nearest_function named, or -1
+ * (variadic, or not found). */
+static int
+near_arity(Sema *S, const char *near, bool builtin)
+{
+	if (builtin) {
+		const Builtin *b = sema_builtin_find(near);
+		return b ? b->nparams : -1;
+	}
+	for (SymId id = 0; id < S->syms.len; id++) {
+		Sym *s = sema_sym(S, id);
+		if (s->kind == SK_FN && strcmp(s->name, near) == 0)
+			return s->nparams;
+	}
+	return -1;
+}
+
 /* The first class (in declaration order) with its own method called name,
  * or -1: `get(c)` for `c.get()` (qa36). */
 static SymId
@@ -308,10 +325,12 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		;
 	else if ((near = nearest_function(S, name, &near_builtin)) != NULL && !reverse_conversion(name, near)) {
 		/* the reference's exact help line (§0.2); the fix (qa37) rewrites the
-		 * callee's name only, so type arguments and arguments stay */
+		 * callee's name only, so type arguments and arguments stay: only for
+		 * a function taking as many arguments as the call passes (rev37) */
 		diag_set_help(d, "did you mean `%s`?", near);
 		Span cs = ast_call_callee(e).span;
-		diag_add_fix(d, cs.start, cs.end, near);
+		if (near_arity(S, near, near_builtin) == e->u.call.nargs)
+			diag_add_fix(d, cs.start, cs.end, near);
 	}
 	else if (conversion_like(name))
 		diag_set_help(d, "there is no `%s`; the conversions are `i64_from_usize`, `i64_from_i32`, `i64_from_u8`, `i64_from_f64`, `usize_from_i64`, `usize_from_u8`, "
@@ -454,11 +473,16 @@ sema_method_help(Sema *S, Diag *d, const Expr *e, TypeId rt)
 		for (int i = 0; i < b->ntparams && i < ti->nargs; i++)
 			buf_printf(&fix, "%s%s", i ? ", " : "", sema_type_name(S, ti->args[i]));
 		buf_printf(&fix, ">(%s", rname);
+		/* extents, not spans (rev37): `(v).len()` spans `v).len()`, and a
+		 * grouped argument's span leaves out its parentheses */
+		uint32_t es, ee, as = 0, ae = 0, skip;
+		bool ok = sema_expr_extent(S, e, &es, &ee) && (na == 0 || (sema_expr_extent(S, e->u.method.args[0], &as, &skip) &&
+		    sema_expr_extent(S, e->u.method.args[na - 1], &skip, &ae) && as < ae));
 		if (na > 0)
-			buf_printf(&fix, ", %.*s", (int)(e->u.method.args[na - 1]->span.end - e->u.method.args[0]->span.start),
-			    S->src + e->u.method.args[0]->span.start);
+			buf_printf(&fix, ", %.*s", (int)(ae - as), S->src + as);
 		buf_puts(&fix, ")");
-		diag_add_fix(d, e->span.start, e->span.end, fix.data);
+		if (ok)
+			diag_add_fix(d, es, ee, fix.data);
 		buf_free(&fix);
 	}
 	buf_free(&call);
@@ -550,6 +574,25 @@ sema_carrier_method_help(Sema *S, Diag *d, TypeId rt)
  * `match` that binds the payload and compares it, with the operand and the
  * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).
  */
+/* May a value move into a `match` arm, evaluated only when the case
+ * matches (rev37): a literal, a name, a field of one, a negated literal.
+ * A call (an effect) or an operator (a trap) ran before whatever the case. */
+static bool
+plain_value(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_INT:
+	case EXPR_FLOAT:
+	case EXPR_CHAR:
+	case EXPR_STRING:
+	case EXPR_BOOL:
+	case EXPR_NAME: return true;
+	case EXPR_FIELD: return plain_value(e->u.field.base);
+	case EXPR_UNARY: return e->u.unary.operand->kind == EXPR_INT || e->u.unary.operand->kind == EXPR_FLOAT;
+	default: return false;
+	}
+}
+
 void
 sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq, const Expr *bin, const char *bind)
 {
@@ -565,7 +608,7 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }`",
 	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, x, x, eq ? "==" : "!=", vshort ? vlen : 3,
 	    vshort ? S->src + fi->value->span.start : "…", eq ? "false" : "true");
-	if (oneline && vshort && bind && sema_is_copy(S, sema_expr_type(S, other->id))) {
+	if (oneline && vshort && bind && sema_is_copy(S, sema_expr_type(S, other->id)) && plain_value(fi->value)) {
 		/* qa37: the `match` the help writes replaces the comparison (a
 		 * Copy operand, so the plain `match` takes it; bind names no
 		 * binding in scope, so the pattern shadows nothing) */
