@@ -545,6 +545,11 @@ const Name *ast_decl_name(const Decl *d);
  * AST dump print a module in: 0 types, 1 interfaces, 2 session protocols,
  * 3 functions. */
 int ast_decl_group(DeclKind k);
+/* Does evaluating e neither call, perform an effect nor trap: a literal, a
+ * name, a field projection or `!` of one, a negated number literal?  Such an
+ * argument may vanish (patch remove-parameter) or move into a match arm,
+ * evaluated only when the case matches (T207's fix). */
+bool ast_expr_plain(const Expr *e);
 /* A qualified name's text: its parts joined by `.` (malloc'd; "" without
  * parts), never the source between them — `fs . read` and `fs // …⏎.read`
  * name `fs.read`, as fmt prints it (white space separates tokens only). */

@@ -84,3 +84,22 @@ ast_qname_text(const QName *q)
 	*w = '\0';
 	return t;
 }
+
+bool
+ast_expr_plain(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_INT:
+	case EXPR_FLOAT:
+	case EXPR_CHAR:
+	case EXPR_STRING:
+	case EXPR_BOOL:
+	case EXPR_NAME: return true;
+	case EXPR_FIELD: return ast_expr_plain(e->u.field.base);
+	case EXPR_UNARY:
+		if (e->un_op == UN_NOT)
+			return ast_expr_plain(e->u.unary.operand);
+		return e->u.unary.operand->kind == EXPR_INT || e->u.unary.operand->kind == EXPR_FLOAT;
+	default: return false;
+	}
+}

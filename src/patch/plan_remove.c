@@ -174,26 +174,6 @@ patch_plan_remove_param(Planner *P)
 	return true;
 }
 
-/* May the argument vanish: no call, no effect, nothing that may trap? */
-static bool
-pure_arg(const Expr *e)
-{
-	switch (e->kind) {
-	case EXPR_INT:
-	case EXPR_FLOAT:
-	case EXPR_CHAR:
-	case EXPR_STRING:
-	case EXPR_BOOL:
-	case EXPR_NAME: return true;
-	case EXPR_FIELD: return pure_arg(e->u.field.base);
-	case EXPR_UNARY:
-		if (e->un_op == UN_NOT)
-			return pure_arg(e->u.unary.operand);
-		return e->u.unary.operand->kind == EXPR_INT || e->u.unary.operand->kind == EXPR_FLOAT;
-	default: return false;
-	}
-}
-
 /* What the walk over a removed parameter's function and calls found. */
 typedef struct ParamScan {
 	const Expr *impure, *impure_call;   /* the first argument that may not vanish, and its call */
@@ -221,7 +201,7 @@ rm_call(Planner *P, const Expr *e)
 		return;
 	}
 	const Expr *arg = e->u.call.args[ix];
-	if (!pure_arg(arg)) {
+	if (!ast_expr_plain(arg)) {
 		if (ps->nimpure++ == 0) {
 			ps->impure = arg;
 			ps->impure_call = e;

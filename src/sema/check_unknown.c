@@ -574,25 +574,6 @@ sema_carrier_method_help(Sema *S, Diag *d, TypeId rt)
  * `match` that binds the payload and compares it, with the operand and the
  * literal written (`byte_get(b, i) == Option<u8>::Some { value: 10u8 }`).
  */
-/* May a value move into a `match` arm, evaluated only when the case
- * matches (rev37): a literal, a name, a field of one, a negated literal.
- * A call (an effect) or an operator (a trap) ran before whatever the case. */
-static bool
-plain_value(const Expr *e)
-{
-	switch (e->kind) {
-	case EXPR_INT:
-	case EXPR_FLOAT:
-	case EXPR_CHAR:
-	case EXPR_STRING:
-	case EXPR_BOOL:
-	case EXPR_NAME: return true;
-	case EXPR_FIELD: return plain_value(e->u.field.base);
-	case EXPR_UNARY: return e->u.unary.operand->kind == EXPR_INT || e->u.unary.operand->kind == EXPR_FLOAT;
-	default: return false;
-	}
-}
-
 void
 sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, bool eq, const Expr *bin, const char *bind)
 {
@@ -608,7 +589,7 @@ sema_payload_equality_help(Sema *S, Diag *d, const Expr *k, const Expr *other, b
 	diag_set_help(d, "test the case with `match` and compare the payload: `match %.*s { %s::%s { %s: %s } => %s %s %.*s, _ => %s, }`",
 	    olen, otext, k->u.variant.type.s, k->u.variant.case_name.s, fi->name.s, x, x, eq ? "==" : "!=", vshort ? vlen : 3,
 	    vshort ? S->src + fi->value->span.start : "…", eq ? "false" : "true");
-	if (oneline && vshort && bind && sema_is_copy(S, sema_expr_type(S, other->id)) && plain_value(fi->value)) {
+	if (oneline && vshort && bind && sema_is_copy(S, sema_expr_type(S, other->id)) && ast_expr_plain(fi->value)) {
 		/* qa37: the `match` the help writes replaces the comparison (a
 		 * Copy operand, so the plain `match` takes it; bind names no
 		 * binding in scope, so the pattern shadows nothing) */
