@@ -2,7 +2,7 @@
  * bench_cli.c — whole-process cost of the commands users run (`make bench`,
  * `make bench-cli`).
  *
- * Usage: bench_cli [--runs N] BIN LARGE SMALL
+ * Usage: bench_cli [--runs N] BIN LARGE SMALL [FLOOR]
  *   Runs `BIN parse FILE`, `BIN check FILE` and `BIN fmt --check FILE` as
  *   fresh processes, N times each (default 11, after one warm-up run), on
  *   a large generated program and a small one, and prints per command and
@@ -10,6 +10,10 @@
  *   beside the targets
  *   (check: ≤ 25 ms and ≤ 10 MB on the ~48k-line program, ≤ 2 ms on the
  *   20-line one).  A row whose command did not exit 0 is flagged.
+ *   FLOOR, an executable that does nothing (the Makefile links an empty
+ *   C `main` statically, as the release binary is), and `BIN --version`
+ *   add two rows: what any process costs on this machine, and our own
+ *   start-up; the 20-line figures are read against them.
  * Exit status: 0, or 2 on a usage error or when a process cannot start.
  *
  * Key choice: each run is fork + execv + wait4 from this small process
@@ -64,10 +68,12 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 	char *argv[5];
 	int k = 0;
 	argv[k++] = (char *)bin;
-	argv[k++] = (char *)cmd;
+	if (*cmd)
+		argv[k++] = (char *)cmd;
 	if (flag)
 		argv[k++] = (char *)flag;
-	argv[k++] = (char *)file;
+	if (file)
+		argv[k++] = (char *)file;
 	argv[k] = NULL;
 	double wall[MAX_RUNS], cpu[MAX_RUNS], rss[MAX_RUNS];
 	int bad = 0;
@@ -87,7 +93,7 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 	if (target_mb > 0)
 		snprintf(tm, sizeof tm, "(target <= %g)", target_mb);
 	char name[48];
-	snprintf(name, sizeof name, "%s%s%s", cmd, flag ? " " : "", flag ? flag : "");
+	snprintf(name, sizeof name, "%s%s%s", *cmd ? cmd : "empty C", flag ? " " : "", flag ? flag : "");
 	printf("  %-12s %-12s %8.2f ms %-15s %8.2f ms %7.1f MB %-15s%s\n", name, label, w, tw, c, m, tm,
 	    bad ? "  [exit status not 0]" : "");
 }
@@ -100,11 +106,12 @@ main(int argc, char **argv)
 		runs = atoi(argv[2]);
 		i = 3;
 	}
-	if (argc - i != 3 || runs < 1 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: bench_cli [--runs N] BIN LARGE SMALL   (1 <= N <= %d)\n", MAX_RUNS);
+	if (argc - i < 3 || argc - i > 4 || runs < 1 || runs > MAX_RUNS) {
+		fprintf(stderr, "usage: bench_cli [--runs N] BIN LARGE SMALL [FLOOR]   (1 <= N <= %d)\n", MAX_RUNS);
 		return 2;
 	}
 	const char *bin = argv[i], *large = argv[i + 1], *small = argv[i + 2];
+	const char *floor_bin = argc - i == 4 ? argv[i + 3] : NULL;
 	char lbl_large[32], lbl_small[32];
 	snprintf(lbl_large, sizeof lbl_large, "%ld lines", count_lines(large));
 	snprintf(lbl_small, sizeof lbl_small, "%ld lines", count_lines(small));
@@ -116,5 +123,8 @@ main(int argc, char **argv)
 	row(bin, "parse", NULL, small, lbl_small, runs, 0, 0);
 	row(bin, "check", NULL, small, lbl_small, runs, 2, 0);
 	row(bin, "fmt", "--check", small, lbl_small, runs, 0, 0);
+	row(bin, "--version", NULL, NULL, "(start-up)", runs, 0, 0);
+	if (floor_bin)
+		row(floor_bin, "", NULL, NULL, "(floor)", runs, 0, 0);
 	return 0;
 }
