@@ -91,6 +91,7 @@ typedef struct PatchEdit {
 	uint32_t start, end;
 	char *text;          /* owned */
 	int op;              /* the operation's index */
+	int change;          /* 1 + the index of the one change it serves (an override family's member: its list, its calls); 0: every change of op */
 } PatchEdit;
 
 /* What one operation changes (impact's `changes`); strings borrowed from
