@@ -1284,9 +1284,11 @@ patch_param_target(Planner *P, bool add, uint32_t *at)
 			patch_stale_index(P, &o->w[1], why.data, add ? "parameter position" : "parameter", (unsigned long)n + add);
 		} else {
 			/* a method's index counts the parameters after its receiver, which stays */
-			if (add || k > 0)
-				buf_printf(&help, "a method's index counts the parameters written after `self` (which no operation moves or removes): "
-				    "write `0` to `%d`", add ? k : k - 1);
+			if (add || k > 0) {
+				buf_puts(&help, "a method's index counts the parameters written after `self` (which no operation moves or removes): write `0`");
+				if ((add ? k : k - 1) > 0)
+					buf_printf(&help, " to `%d`", add ? k : k - 1);
+			}
 			else
 				buf_printf(&help, "`self` is the receiver of `%s` and stays: a method's index counts the parameters written after it, "
 				    "and `%s` has none", y->name, y->name);
@@ -1300,14 +1302,6 @@ patch_param_target(Planner *P, bool add, uint32_t *at)
 	int nf = patch_override_family(S, f, &fam);
 	bool ok = true;
 	for (int i = 0; i < nf && ok; i++) {
-		const Sym *x = sema_sym(S, fam[i]);
-		if (x->origin || !x->fn || !x->decl) {
-			Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` overrides or is overridden by `%s`, which module `%s` declares; "
-			    "`%s` changes a method's whole override family, and it spans modules", o->w[0].s, x->id, x->origin ? x->origin : "?", op);
-			diag_set_help(g, "edit the classes' sources: an override keeps the parameters of the method it overrides, and another "
-			    "module's method is not this patch's to change");
-			ok = false;
-		}
 		/* two parameter operations in one family would edit the same lists
 		 * (o is operation P->op of the patch's array: q the earlier ones) */
 		for (int j = 0; j < P->op && ok; j++) {
@@ -1355,11 +1349,18 @@ int *
 patch_family_changes(Planner *P, int op, const SymId *fam, int n)
 {
 	int *v = spx_xcalloc((size_t)n + 1, sizeof(int));
+	int first = 0;
 	for (int k = 0; k < P->out->changes.len; k++) {
 		const PatchChange *c = &P->out->changes.items[k];
+		if (c->op == op && c->v4kind && !first)
+			first = k + 1;
 		for (int m = 0; c->op == op && c->v4kind && c->function && m < n; m++)
 			if (strcmp(c->function, sema_sym(P->S, fam[m])->id) == 0)
 				v[m] = k + 1;
 	}
+	/* another module's member has no change here: its calls here are the selected one's */
+	for (int m = 0; m < n; m++)
+		if (v[m] == 0)
+			v[m] = first;
 	return v;
 }

@@ -193,9 +193,11 @@ patch_plan_add_param(Planner *P)
 	for (int m = 0; m < nf && ok; m++) {
 		const Sym *y = sema_sym(P->S, fam[m]);
 		const FnDecl *fn = y->fn;
-		for (int i = 0; i < fn->nparams && ok; i++)
+		for (int i = 0; !y->origin && fn && i < fn->nparams && ok; i++)
 			if (fn->params[i].name.s && strcmp(fn->params[i].name.s, name) == 0) {
-				Diag *g = diag_report(P->d, DIAG_T102, &o->w[2].span, "duplicate parameter `%s`: parameter %d of `%s` has this name", name, i, y->name);
+				bool method = y->kind == SK_METHOD;   /* numbered after `self`, named by its id: the family shares the name */
+				Diag *g = diag_report(P->d, DIAG_T102, &o->w[2].span, "duplicate parameter `%s`: parameter %d of `%s` has this name", name,
+				    i - method, method ? y->id : y->name);
 				Buf names = {0};
 				for (int k = 0; k < fn->nparams; k++)
 					buf_printf(&names, "%s`%s`", k ? ", " : "", fn->params[k].name.s ? fn->params[k].name.s : "_");
@@ -207,6 +209,8 @@ patch_plan_add_param(Planner *P)
 	for (int m = 0; m < nf && ok; m++) {
 		const Sym *y = sema_sym(P->S, fam[m]);
 		const FnDecl *fn = y->fn;
+		if (y->origin || !fn)
+			continue;   /* another module's: its own patch's */
 		List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, at);
 		if (!L.ok || L.nitems != fn->nparams) {
 			ok = patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
@@ -287,7 +291,7 @@ patch_v4_add_arguments(Planner *P, const SPatch *p)
 		P->user = NULL;
 		for (int m = 0; m < as.nf; m++)
 			if (as.change[m] > 0)
-				P->out->changes.items[as.change[m] - 1].sites = as.sites[m];
+				P->out->changes.items[as.change[m] - 1].sites += as.sites[m];
 		free(as.fam);
 		free(as.sites);
 		free(as.change);
@@ -577,8 +581,8 @@ patch_added_whole(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, Dia
 		for (int m = 0; m < nf && whole; m++) {
 			const Sym *u = sema_sym(before, fam[m]);
 			SymId y = sema_strmap_get(&after->ids, u->id);
-			if (y < 0 || !sema_sym(after, y)->fn)
-				continue;
+			if (u->origin || !u->fn || y < 0 || !sema_sym(after, y)->fn)
+				continue;   /* another module's: the project check's */
 			const FnDecl *fa = sema_sym(after, y)->fn;
 			unsigned long ix = strtoul(o->w[1].s, NULL, 10) + (u->kind == SK_METHOD);
 			whole = fa->nparams == u->fn->nparams + 1 && ix < (unsigned long)fa->nparams && fa->params[ix].name.s &&

@@ -157,6 +157,8 @@ patch_plan_remove_param(Planner *P)
 	for (int m = 0; m < nf && ok; m++) {
 		Sym *y = sema_sym(P->S, fam[m]);
 		const FnDecl *fn = y->fn;
+		if (y->origin || !fn)
+			continue;   /* another module's: its own patch's */
 		List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, at);
 		if (!L.ok || (int)at >= fn->nparams) {
 			ok = patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
@@ -300,12 +302,14 @@ remove_param_sites(Planner *P, const SPatch *p, int i)
 	patch_walk_op(P, p, i, f, rm_call);
 	P->user = NULL;
 	bool ok = true;
+	for (int m = 0; m < ps.nf; m++)
+		if (ps.change[m] > 0)
+			P->out->changes.items[ps.change[m] - 1].sites += ps.sites[m];
 	for (int m = 0; m < ps.nf && ok; m++) {
-		if (ps.change[m] == 0)
+		const Sym *y = sema_sym(P->S, ps.fam[m]);
+		if (ps.change[m] == 0 || y->origin)
 			continue;
 		PatchChange *c = &P->out->changes.items[ps.change[m] - 1];
-		const Sym *y = sema_sym(P->S, ps.fam[m]);
-		c->sites = ps.sites[m];
 		ok = member_unused(P, o, y, ix + (y->kind == SK_METHOD), c, c->sites);
 	}
 	free(ps.fam);
@@ -608,8 +612,8 @@ patch_removed_whole(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 			for (int m = 0; m < nf && same; m++) {
 				const Sym *um = sema_sym(before, fam[m]);
 				SymId ym = sema_strmap_get(&after->ids, um->id);
-				if (ym < 0 || !sema_sym(after, ym)->fn)
-					continue;
+				if (um->origin || !um->fn || ym < 0 || !sema_sym(after, ym)->fn)
+					continue;   /* another module's: the project check's */
 				const FnDecl *fu = um->fn, *fv = sema_sym(after, ym)->fn;
 				int ix = (int)strtoul(o->w[1].s, NULL, 10) + (um->kind == SK_METHOD);
 				same = fv->nparams == fu->nparams - 1;
