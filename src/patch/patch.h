@@ -182,6 +182,8 @@ typedef struct ReviewFact {
 	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
 	int sites;                  /* add-parameter: the calls given the argument; add-case: the matches other operations replace;
 	                               remove-parameter: the calls that lose the argument; remove-case: the arms removed */
+	char *family;               /* add-/remove-parameter of a method with overrides: every changed method's id, "a`, `b` and `c" (heap), else NULL */
+	bool method;                /* add-/remove-parameter of a method: the index counts after `self` */
 	bool has_fact;
 } ReviewFact;
 
