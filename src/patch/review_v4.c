@@ -345,7 +345,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			snprintf(st, size, "Operation %d changes the signature of `%s` (a parameter added); %s.", i, id,
 			    many ? "their stable identities stay" : "its stable identity stays");
 		} else if (o->kind == POP_REMOVE_PARAM) {
-			snprintf(st, size, "Operation %d changes the signature of `%s` (parameter %s%s removed); %s.", i, id, o->w[1].s, self,
+			snprintf(st, size, "Operation %d changes the signature of `%s` (parameter %s%s removed); %s.", i, id, o->w[1].s,
+			    f->method ? ", counted after `self`," : "",
 			    many ? "their stable identities stay" : "its stable identity stays");
 		} else if (o->kind == POP_REMOVE_CASE) {
 			snprintf(st, size, "Operation %d removes the case `%s` and its identity from the variant `%s`; the variant and its other cases keep theirs.",
