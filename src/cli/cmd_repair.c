@@ -586,7 +586,7 @@ collect_fixes(const Session *L, int code, PatchPlan *pl)
 		if (!ok)
 			continue;
 		for (int k = 0; k < d->fixes.len; k++) {
-			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i };
+			PatchEdit e = { d->fixes.items[k].start, d->fixes.items[k].end, spx_xstrdup(d->fixes.items[k].text), i, 0 };
 			VEC_PUSH(pl->edits, e);
 			taken_insert(&taken, e.start, e.end);
 		}

@@ -273,6 +273,10 @@ bool hir_validate(HirModule *h, DiagSink *diags);
  * local to a take, when it is an owned local nothing reads again (the rule
  * is in lastuse.c); hir_lower runs it. */
 void hir_last_use(HirModule *h);
+/* Does expression e itself mention slot s, as the last-use pass counts a
+ * mention: a read or move of it, a call through it (CALL_SLOT), a closure
+ * capturing it?  (Not its subexpressions: a visitor asks each.) */
+bool hir_expr_mentions(const HirExpr *e, HirSlot s);
 /* A deterministic text dump (for tests and `check --dump-hir`). */
 void hir_dump(Buf *out, HirModule *h);
 /* The HIR function a run starts at: the free function `main`, else the

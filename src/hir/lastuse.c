@@ -502,3 +502,21 @@ hir_last_use(HirModule *h)
 	for (int i = 0; i < h->nfuncs; i++)
 		last_use_func(h->S, &h->funcs[i]);
 }
+
+bool
+hir_expr_mentions(const HirExpr *e, HirSlot s)
+{
+	switch (e->kind) {
+	case HIR_LOCAL: case HIR_MOVE:
+		return e->u.slot == s;
+	case HIR_CALL:
+		return e->u.call.kind == CALL_SLOT && e->u.call.callee == s;
+	case HIR_CLOSURE:
+		for (int i = 0; i < e->u.closure.ncaptures; i++)
+			if (e->u.closure.captures[i] == s)
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}

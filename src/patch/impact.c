@@ -4,7 +4,7 @@
  *
  * Key orders follow the reference's report.  Each operation is listed as
  * written; each change (one per rename) carries its source consumers: the
- * innermost declaration holding each planned edit (function, resource,
+ * innermost declaration holding each planned edit (function or method, resource,
  * record, field, variant, case, case field, interface, import), with the
  * role `declaration` when the edit is that declaration's own name and
  * `reference` otherwise, and the number of sites.  A rename is a source
@@ -68,6 +68,10 @@ containers(Sema *S, ContainerVec *v)
 		case SK_FN:
 			add(v, d->span, y->name_span, y->ntparams ? K_FN_TEMPLATE : K_FN, y->id, y->explicit_id);
 			break;
+		case SK_METHOD:
+			/* a method is a callable (as the closure's nodes say): from its `fn` to its body's end */
+			add(v, y->span, y->name_span, y->ntparams ? K_FN_TEMPLATE : K_FN, y->id, y->explicit_id);
+			break;
 		case SK_RESOURCE: add(v, d->span, y->name_span, K_RESOURCE, y->id, y->explicit_id); break;
 		case SK_RECORD:
 			add(v, d->span, y->name_span, K_RECORD, y->id, y->explicit_id);
@@ -118,7 +122,7 @@ consumers_of(const PatchPlan *pl, const PatchChange *ch, const Container *cs, in
 	*list = NULL;
 	for (int i = 0; i < pl->edits.len; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
-		if (!has_op(ch, e->op))
+		if (!has_op(ch, e->op) || (e->change > 0 && &pl->changes.items[e->change - 1] != ch))
 			continue;
 		const Container *best = NULL;
 		for (int k = 0; k < ncs; k++) {

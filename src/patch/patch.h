@@ -91,6 +91,7 @@ typedef struct PatchEdit {
 	uint32_t start, end;
 	char *text;          /* owned */
 	int op;              /* the operation's index */
+	int change;          /* 1 + the index of the one change it serves (an override family's member: its list, its calls); 0: every change of op */
 } PatchEdit;
 
 /* What one operation changes (impact's `changes`); strings borrowed from
@@ -181,6 +182,8 @@ typedef struct ReviewFact {
 	const char *clause;         /* replace-expression inside a `requires`/`ensures` clause, else NULL */
 	int sites;                  /* add-parameter: the calls given the argument; add-case: the matches other operations replace;
 	                               remove-parameter: the calls that lose the argument; remove-case: the arms removed */
+	char *family;               /* add-/remove-parameter of a method with overrides: every changed method's id, "a`, `b` and `c" (heap), else NULL */
+	bool method;                /* add-/remove-parameter of a method: the index counts after `self` */
 	bool has_fact;
 } ReviewFact;
 

@@ -270,7 +270,7 @@ patch_walk_op(Planner *P, const SPatch *p, int i, SymId sym, void (*cb)(Planner 
 void
 patch_add_edit(Planner *P, Span at, const char *text)
 {
-	PatchEdit e = { at.start, at.end, spx_xstrdup(text), P->op };
+	PatchEdit e = { at.start, at.end, spx_xstrdup(text), P->op, 0 };
 	VEC_PUSH(P->out->edits, e);
 }
 
@@ -1203,7 +1203,7 @@ patch_repair_target(Sema *S, const char *target)
 static void
 count_expr(Planner *P, const Expr *e)
 {
-	if (sema_expr_sym(P->S, e->id) == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME))
+	if (sema_expr_sym(P->S, e->id) == P->sym && (e->kind == EXPR_CALL || e->kind == EXPR_NAME || e->kind == EXPR_METHOD || e->kind == EXPR_SUPER))
 		P->ci++;
 }
 
@@ -1227,4 +1227,140 @@ patch_uses_in(Sema *S, const FnDecl *f, SymId fn)
 	P.on_expr = count_expr;
 	patch_walk_fn(&P, f);
 	return P.ci;
+}
+
+/* ---- add-parameter and remove-parameter: the target (duplicates D1) ---- */
+
+int
+patch_override_family(Sema *S, SymId m, SymId **out)
+{
+	const Sym *y = sema_sym(S, m);
+	*out = spx_xmalloc(sizeof(SymId));
+	(*out)[0] = m;
+	if (y->kind != SK_METHOD || y->owner < 0)
+		return 1;
+	/* the topmost class declaring the name: every override of its method, at any depth, is the family */
+	SymId root = y->owner;
+	for (SymId c = sema_sym(S, y->owner)->nom->parent; c >= 0; c = sema_sym(S, c)->nom->parent)
+		if (sema_own_method(S, c, y->name) >= 0)
+			root = c;
+	int n = 0;
+	for (SymId c = 0; c < S->syms.len; c++) {
+		if (sema_sym(S, c)->kind != SK_CLASS)
+			continue;
+		bool below = false;
+		for (SymId a = c; a >= 0 && !below; a = sema_sym(S, a)->nom->parent)
+			below = a == root;
+		SymId k = below ? sema_own_method(S, c, y->name) : -1;
+		if (k < 0)
+			continue;
+		*out = spx_xrealloc(*out, sizeof(SymId) * (size_t)(n + 1));
+		(*out)[n++] = k;
+	}
+	if (n == 0)
+		(*out)[n++] = m;
+	return n;
+}
+
+SymId
+patch_param_target(Planner *P, bool add, uint32_t *at)
+{
+	const PatchOp *o = P->o;
+	const char *op = add ? "add-parameter" : "remove-parameter";
+	SymId f = patch_select_fn(P, &o->w[0], true, op);
+	if (f < 0)
+		return -1;
+	Sema *S = P->S;
+	Sym *y = sema_sym(S, f);
+	int first = y->kind == SK_METHOD, n = y->fn->nparams - first;
+	unsigned long ix = strtoul(o->w[1].s, NULL, 10);
+	if (n < 0 || (add ? ix > (unsigned long)n : ix >= (unsigned long)n)) {
+		Buf why = {0}, help = {0};   /* as long as the name */
+		int k = n < 0 ? 0 : n;
+		buf_printf(&why, "`%s` has %d parameter%s%s", y->name, k, k == 1 ? "" : "s", first ? " after `self`" : "");
+		if (add)
+			buf_printf(&why, ", so a new one goes at 0 to %d", k);
+		if (!first) {
+			patch_stale_index(P, &o->w[1], why.data, add ? "parameter position" : "parameter", (unsigned long)n + add);
+		} else {
+			/* a method's index counts the parameters after its receiver, which stays */
+			if (add || k > 0) {
+				buf_puts(&help, "a method's index counts the parameters written after `self` (which no operation moves or removes): write `0`");
+				if ((add ? k : k - 1) > 0)
+					buf_printf(&help, " to `%d`", add ? k : k - 1);
+			}
+			else
+				buf_printf(&help, "`self` is the receiver of `%s` and stays: a method's index counts the parameters written after it, "
+				    "and `%s` has none", y->name, y->name);
+			patch_stale_help(P, &o->w[1], why.data, help.data);
+		}
+		buf_free(&why);
+		buf_free(&help);
+		return -1;
+	}
+	SymId *fam;
+	int nf = patch_override_family(S, f, &fam);
+	bool ok = true;
+	for (int i = 0; i < nf && ok; i++) {
+		/* two parameter operations in one family would edit the same lists
+		 * (o is operation P->op of the patch's array: q the earlier ones) */
+		for (int j = 0; j < P->op && ok; j++) {
+			const PatchOp *q = o - P->op + j;
+			if (q->kind != POP_ADD_PARAM && q->kind != POP_REMOVE_PARAM)
+				continue;
+			if (sema_strmap_get(&S->ids, q->w[0].s) == fam[i] && fam[i] != f) {
+				Diag *g = diag_report(P->d, DIAG_G106, &o->w[0].span, "`%s` and `%s` (the operation on line %u) are methods of one override "
+				    "family, whose parameters change together", o->w[0].s, q->w[0].s, q->lineno);
+				diag_set_help(g, "one `add-parameter` or `remove-parameter` per override family a patch: keep one of the two operations");
+				ok = false;
+			}
+		}
+	}
+	free(fam);
+	if (!ok)
+		return -1;
+	*at = (uint32_t)ix + (uint32_t)first;
+	return f;
+}
+
+int
+patch_family_call(Sema *S, const Expr *e, const SymId *fam, int n, Expr *const **args, int *nargs)
+{
+	if (e->kind == EXPR_CALL) {
+		*args = e->u.call.args;
+		*nargs = e->u.call.nargs;
+	} else if (e->kind == EXPR_METHOD) {
+		*args = e->u.method.args;
+		*nargs = e->u.method.nargs;
+	} else if (e->kind == EXPR_SUPER) {
+		*args = e->u.super_.args;
+		*nargs = e->u.super_.nargs;
+	} else {
+		return -1;
+	}
+	SymId s = sema_expr_sym(S, e->id);
+	for (int i = 0; s >= 0 && i < n; i++)
+		if (fam[i] == s)
+			return i;
+	return -1;
+}
+
+int *
+patch_family_changes(Planner *P, int op, const SymId *fam, int n)
+{
+	int *v = spx_xcalloc((size_t)n + 1, sizeof(int));
+	int first = 0;
+	for (int k = 0; k < P->out->changes.len; k++) {
+		const PatchChange *c = &P->out->changes.items[k];
+		if (c->op == op && c->v4kind && !first)
+			first = k + 1;
+		for (int m = 0; c->op == op && c->v4kind && c->function && m < n; m++)
+			if (strcmp(c->function, sema_sym(P->S, fam[m])->id) == 0)
+				v[m] = k + 1;
+	}
+	/* another module's member has no change here: its calls here are the selected one's */
+	for (int m = 0; m < n; m++)
+		if (v[m] == 0)
+			v[m] = first;
+	return v;
 }

@@ -162,27 +162,11 @@ bool
 patch_plan_add_param(Planner *P)
 {
 	const PatchOp *o = P->o;
-	SymId m = sema_strmap_get(&P->S->ids, o->w[0].s);
-	if (m >= 0 && sema_sym(P->S, m)->kind == SK_METHOD) {
-		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is a method; `add-parameter` takes a function declared in this module", o->w[0].s);
-		diag_set_help(g, "a method's parameters are those of the methods it overrides and that override it, which change together: "
-		    "edit the class's source, or add a module function (`add-function`) that takes the new parameter");
-		return false;
-	}
-	SymId f = patch_select_fn(P, &o->w[0], false, "add-parameter");
+	uint32_t at;
+	SymId f = patch_param_target(P, true, &at);
 	if (f < 0)
 		return false;
-	Sym *y = sema_sym(P->S, f);
-	const FnDecl *fn = y->fn;
 	unsigned long ix = strtoul(o->w[1].s, NULL, 10);
-	if (ix > (unsigned long)fn->nparams) {
-		Buf why = {0};   /* as long as the name */
-		buf_printf(&why, "`%s` has %d parameter%s, so a new one goes at 0 to %d", y->name, fn->nparams, fn->nparams == 1 ? "" : "s",
-		    fn->nparams);
-		patch_stale_index(P, &o->w[1], why.data, "parameter position", (unsigned long)fn->nparams + 1);
-		buf_free(&why);
-		return false;
-	}
 	const char *name = o->w[2].s;
 	bool ident = (name[0] >= 'a' && name[0] <= 'z') || (name[0] >= 'A' && name[0] <= 'Z') || name[0] == '_';
 	for (const char *ch = name; ident && *ch; ch++)
@@ -197,35 +181,73 @@ patch_plan_add_param(Planner *P)
 		diag_set_help(g, "`%s` has a meaning of its own in SEMAPRAX; choose another parameter name", name);
 		return false;
 	}
-	for (int i = 0; i < fn->nparams; i++)
-		if (fn->params[i].name.s && strcmp(fn->params[i].name.s, name) == 0) {
-			Diag *g = diag_report(P->d, DIAG_T102, &o->w[2].span, "duplicate parameter `%s`: parameter %d of `%s` has this name", name, i, y->name);
-			Buf names = {0};
-			for (int k = 0; k < fn->nparams; k++)
-				buf_printf(&names, "%s`%s`", k ? ", " : "", fn->params[k].name.s ? fn->params[k].name.s : "_");
-			diag_set_help(g, "choose a name that is not one of %s", names.data);
-			buf_free(&names);
-			return false;
+	/* the selected function first, then the rest of its override family */
+	SymId *fam;
+	int nf = patch_override_family(P->S, f, &fam);
+	for (int i = 1; i < nf; i++)
+		if (fam[i] == f) {
+			fam[i] = fam[0];
+			fam[0] = f;
 		}
-	List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, (uint32_t)ix);
-	if (!L.ok || L.nitems != fn->nparams)
-		return patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
-	/* the parameter, where it goes */
-	char *t = patch_reindent(o->text, "", 0, true);
-	uint32_t at = L.nitems == 0 ? L.close : ix < (unsigned long)L.nitems ? L.want_at : L.last_end;
-	insert_item(P, &L, (uint32_t)ix, t);
-	free(t);
-	PatchChange *c = patch_v4_change(P, "parameter_added", y, name, (int)ix);
-	c->after_text = spx_xstrdup(o->text);
-	c->param_at = at;
-	return true;
+	bool ok = true;
+	for (int m = 0; m < nf && ok; m++) {
+		const Sym *y = sema_sym(P->S, fam[m]);
+		const FnDecl *fn = y->fn;
+		for (int i = 0; !y->origin && fn && i < fn->nparams && ok; i++)
+			if (fn->params[i].name.s && strcmp(fn->params[i].name.s, name) == 0) {
+				bool method = y->kind == SK_METHOD;   /* numbered after `self`, named by its id: the family shares the name */
+				Diag *g = diag_report(P->d, DIAG_T102, &o->w[2].span, "duplicate parameter `%s`: parameter %d of `%s` has this name", name,
+				    i - method, method ? y->id : y->name);
+				Buf names = {0};
+				for (int k = 0; k < fn->nparams; k++)
+					buf_printf(&names, "%s`%s`", k ? ", " : "", fn->params[k].name.s ? fn->params[k].name.s : "_");
+				diag_set_help(g, "choose a name that is not one of %s", names.data);
+				buf_free(&names);
+				ok = false;
+			}
+	}
+	for (int m = 0; m < nf && ok; m++) {
+		const Sym *y = sema_sym(P->S, fam[m]);
+		const FnDecl *fn = y->fn;
+		if (y->origin || !fn)
+			continue;   /* another module's: its own patch's */
+		List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, at);
+		if (!L.ok || L.nitems != fn->nparams) {
+			ok = patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
+			break;
+		}
+		/* the parameter, where it goes */
+		char *t = patch_reindent(o->text, "", 0, true);
+		uint32_t pos = L.nitems == 0 ? L.close : at < (uint32_t)L.nitems ? L.want_at : L.last_end;
+		insert_item(P, &L, at, t);
+		free(t);
+		P->out->edits.items[P->out->edits.len - 1].change = P->out->changes.len + 1;
+		PatchChange *c = patch_v4_change(P, "parameter_added", y, name, (int)ix);
+		c->after_text = spx_xstrdup(o->text);
+		c->param_at = pos;
+	}
+	free(fam);
+	return ok;
 }
 
-/* A call of the function gaining an argument that no other operation replaces. */
+/* The calls gaining an argument: the family's, and per member the count. */
+typedef struct ArgScan {
+	SymId *fam;
+	int nf;
+	int *sites;
+	int *change;     /* per member: 1 + the index of its change */
+} ArgScan;
+
+/* A call of the function (or of a method of the family) gaining an
+ * argument that no other operation replaces. */
 static void
 arg_call(Planner *P, const Expr *e)
 {
-	if (e->kind != EXPR_CALL || sema_expr_sym(P->S, e->id) != P->sym)
+	ArgScan *as = P->user;
+	Expr *const *args;
+	int nargs;
+	int m = patch_family_call(P->S, e, as->fam, as->nf, &args, &nargs);
+	if (m < 0)
 		return;
 	for (int i = 0; i < P->out->edits.len; i++) {
 		const PatchEdit *x = &P->out->edits.items[i];
@@ -234,7 +256,7 @@ arg_call(Planner *P, const Expr *e)
 	}
 	uint32_t ix = (uint32_t)strtoul(P->o->w[1].s, NULL, 10);
 	List L = patch_list_in(P->src, e->span.start, e->span.end, true, ix);
-	if (!L.ok || ix > (uint32_t)L.nitems) {
+	if (!L.ok || ix > (uint32_t)L.nitems || L.nitems != nargs) {
 		P->found = e;   /* not read: refused below */
 		return;
 	}
@@ -245,7 +267,9 @@ arg_call(Planner *P, const Expr *e)
 	free(ind);
 	insert_item(P, &L, ix, t);
 	free(t);
+	P->out->edits.items[P->out->edits.len - 1].change = as->change[m];
 	P->ci++;
+	as->sites[m]++;
 }
 
 bool
@@ -256,11 +280,21 @@ patch_v4_add_arguments(Planner *P, const SPatch *p)
 		if (p->ops[i].kind != POP_ADD_PARAM || !p->ops[i].arg)
 			continue;
 		SymId f = sema_strmap_get(&P->S->ids, p->ops[i].w[0].s);
-		PatchChange *c = patch_v4_change_of(P, i);
-		if (f < 0 || !c)
+		if (f < 0 || !patch_v4_change_of(P, i))
 			continue;
+		ArgScan as;
+		as.nf = patch_override_family(P->S, f, &as.fam);
+		as.sites = spx_xcalloc((size_t)as.nf, sizeof(int));
+		as.change = patch_family_changes(P, i, as.fam, as.nf);
+		P->user = &as;
 		patch_walk_op(P, p, i, f, arg_call);
-		c->sites = P->ci;
+		P->user = NULL;
+		for (int m = 0; m < as.nf; m++)
+			if (as.change[m] > 0)
+				P->out->changes.items[as.change[m] - 1].sites += as.sites[m];
+		free(as.fam);
+		free(as.sites);
+		free(as.change);
 		if (P->found) {
 			Diag *g = diag_report(P->d, DIAG_G112, &p->ops[i].w[0].span, "the argument list of a call of `%s` (source byte %u) could not be read",
 			    p->ops[i].w[0].s, P->found->span.start);
@@ -537,13 +571,25 @@ patch_added_whole(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, Dia
 		const PatchOp *o = &p->ops[i];
 		if (o->kind != POP_ADD_PARAM)
 			continue;
-		SymId x = sema_strmap_get(&before->ids, o->w[0].s), y = sema_strmap_get(&after->ids, o->w[0].s);
-		if (x < 0 || y < 0 || !sema_sym(before, x)->fn || !sema_sym(after, y)->fn)
+		SymId x0 = sema_strmap_get(&before->ids, o->w[0].s);
+		if (x0 < 0 || !sema_sym(before, x0)->fn)
 			continue;   /* same_declarations reported it */
-		const FnDecl *fa = sema_sym(after, y)->fn;
-		unsigned long ix = strtoul(o->w[1].s, NULL, 10);
-		if (fa->nparams != sema_sym(before, x)->fn->nparams + 1 || ix >= (unsigned long)fa->nparams || !fa->params[ix].name.s ||
-		    strcmp(fa->params[ix].name.s, o->w[2].s) != 0) {
+		/* every member of the family: one parameter more, as written, where written */
+		SymId *fam;
+		int nf = patch_override_family(before, x0, &fam);
+		bool whole = true;
+		for (int m = 0; m < nf && whole; m++) {
+			const Sym *u = sema_sym(before, fam[m]);
+			SymId y = sema_strmap_get(&after->ids, u->id);
+			if (u->origin || !u->fn || y < 0 || !sema_sym(after, y)->fn)
+				continue;   /* another module's: the project check's */
+			const FnDecl *fa = sema_sym(after, y)->fn;
+			unsigned long ix = strtoul(o->w[1].s, NULL, 10) + (u->kind == SK_METHOD);
+			whole = fa->nparams == u->fn->nparams + 1 && ix < (unsigned long)fa->nparams && fa->params[ix].name.s &&
+			    strcmp(fa->params[ix].name.s, o->w[2].s) == 0;
+		}
+		free(fam);
+		if (!whole) {
 			Diag *g = diag_report(d, DIAG_G108, &o->line, "semantic patch changed meaning outside its admitted delta: the fragment of the "
 			    "operation on line %u is not exactly one parameter", o->lineno);
 			diag_set_help(g, "write one parameter after `with`, `<name>: <type>`; add another parameter with another patch");

@@ -118,6 +118,27 @@ PatchChange *patch_v4_change(Planner *P, const char *kind, const Sym *fn, const 
  * replaces (patch_v4_add_arguments), and M101 for a match over a variant
  * that gains a case, has no catch-all arm and is not replaced
  * (patch_v4_check_cases).  False after diagnostics. */
+/* A method's override family (docs/PATCH.md): the method at the top of
+ * its class's ancestors that declares its name, and every method of that
+ * name in a class below it, in symbol order; a function alone.  *out is
+ * malloc'd; the count. */
+int patch_override_family(Sema *S, SymId m, SymId **out);
+/* add-parameter and remove-parameter's common start (plan.c): the function
+ * or method the operation selects (G404/G107), its index in range (0..n
+ * for add, 0..n-1 for remove, a method's n counting the parameters after
+ * `self`; G112), no member of its family an earlier parameter operation's
+ * (G106); *at the index in the written list (a method's + 1).  -1 after
+ * diagnostics.  A member another module declares (an imported class's) is
+ * that module's patch's to edit: the planners edit this module's members
+ * and every call here. */
+SymId patch_param_target(Planner *P, bool add, uint32_t *at);
+/* Does the call e (EXPR_CALL, EXPR_METHOD, EXPR_SUPER) resolve to one of
+ * fam[0..n)?  Its index there, or -1; *args and *nargs its arguments
+ * (a method call's after the receiver). */
+int patch_family_call(Sema *S, const Expr *e, const SymId *fam, int n, Expr *const **args, int *nargs);
+/* Per member of fam[0..n): 1 + the index of operation op's change of
+ * it, or (another module's member) of op's first change (malloc'd). */
+int *patch_family_changes(Planner *P, int op, const SymId *fam, int n);
 bool patch_plan_add_param(Planner *P);
 bool patch_plan_add_case(Planner *P);
 bool patch_v4_add_arguments(Planner *P, const SPatch *p);

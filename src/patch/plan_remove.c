@@ -140,42 +140,50 @@ bool
 patch_plan_remove_param(Planner *P)
 {
 	const PatchOp *o = P->o;
-	SymId m = sema_strmap_get(&P->S->ids, o->w[0].s);
-	if (m >= 0 && sema_sym(P->S, m)->kind == SK_METHOD) {
-		Diag *g = diag_report(P->d, DIAG_G107, &o->w[0].span, "`%s` is a method; `remove-parameter` takes a function declared in this module", o->w[0].s);
-		diag_set_help(g, "a method's parameters are those of the methods it overrides and that override it, which change together: "
-		    "edit the class's source, or add a module function (`add-function`) without the parameter");
-		return false;
-	}
-	SymId f = patch_select_fn(P, &o->w[0], false, "remove-parameter");
+	uint32_t at;
+	SymId f = patch_param_target(P, false, &at);
 	if (f < 0)
 		return false;
-	Sym *y = sema_sym(P->S, f);
-	const FnDecl *fn = y->fn;
-	unsigned long ix = strtoul(o->w[1].s, NULL, 10);
-	if (ix >= (unsigned long)fn->nparams) {
-		Buf why = {0};
-		buf_printf(&why, "`%s` has %d parameter%s", y->name, fn->nparams, fn->nparams == 1 ? "" : "s");
-		bool r = patch_stale_index(P, &o->w[1], why.data, "parameter", (unsigned long)fn->nparams);
-		buf_free(&why);
-		return r;
+	int ix = (int)strtoul(o->w[1].s, NULL, 10);
+	/* the selected function first, then the rest of its override family */
+	SymId *fam;
+	int nf = patch_override_family(P->S, f, &fam);
+	for (int i = 1; i < nf; i++)
+		if (fam[i] == f) {
+			fam[i] = fam[0];
+			fam[0] = f;
+		}
+	bool ok = true;
+	for (int m = 0; m < nf && ok; m++) {
+		Sym *y = sema_sym(P->S, fam[m]);
+		const FnDecl *fn = y->fn;
+		if (y->origin || !fn)
+			continue;   /* another module's: its own patch's */
+		List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, at);
+		if (!L.ok || (int)at >= fn->nparams) {
+			ok = patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
+			break;
+		}
+		/* the parameters' own spans: a type's `<K, V>` holds a comma the list's tokens would split at */
+		const Param *pa = fn->params;
+		int n = fn->nparams, k = (int)at;
+		Span sp = run_span(P->src, pa[k].span.start, pa[k].span.end, k + 1 < n ? pa[k + 1].span.start : 0, k > 0 ? pa[k - 1].span.end : 0,
+		    k == 0, k == n - 1, L.open, L.close, true);
+		patch_add_edit(P, sp, "");
+		P->out->edits.items[P->out->edits.len - 1].change = P->out->changes.len + 1;
+		PatchChange *c = patch_v4_change(P, "parameter_removed", y, pa[k].name.s, ix);
+		c->before_text = slice(P->src, pa[k].span);
 	}
-	List L = patch_list_in(P->src, y->name_span.end, fn->body ? fn->body->span.start : fn->header.end, false, (uint32_t)ix);
-	if (!L.ok)
-		return patch_stale_help(P, &o->w[0], "its parameter list could not be read", NULL);
-	/* the parameters' own spans: a type's `<K, V>` holds a comma the list's tokens would split at */
-	const Param *pa = fn->params;
-	int n = fn->nparams, k = (int)ix;
-	Span at = run_span(P->src, pa[k].span.start, pa[k].span.end, k + 1 < n ? pa[k + 1].span.start : 0, k > 0 ? pa[k - 1].span.end : 0,
-	    k == 0, k == n - 1, L.open, L.close, true);
-	patch_add_edit(P, at, "");
-	PatchChange *c = patch_v4_change(P, "parameter_removed", y, pa[k].name.s, k);
-	c->before_text = slice(P->src, pa[k].span);
-	return true;
+	free(fam);
+	return ok;
 }
 
 /* What the walk over a removed parameter's function and calls found. */
 typedef struct ParamScan {
+	SymId *fam;                         /* the function, or the method's override family */
+	int nf;
+	int *sites;                         /* per member: the calls that drop the argument */
+	int *change;                        /* per member: 1 + the index of its change */
 	const Expr *impure, *impure_call;   /* the first argument that may not vanish, and its call */
 	int nimpure;
 	const Expr *value;                  /* the first use of the function as a value */
@@ -187,20 +195,25 @@ static void
 rm_call(Planner *P, const Expr *e)
 {
 	ParamScan *ps = P->user;
-	SymId s = sema_expr_sym(P->S, e->id);
-	if (s != P->sym || (e->kind != EXPR_CALL && e->kind != EXPR_NAME) || replaced(P, e->span.start, e->span.end))
+	if (replaced(P, e->span.start, e->span.end))
 		return;
 	if (e->kind == EXPR_NAME) {
-		if (ps->nvalues++ == 0)
+		/* a function taken as a value (a method cannot be one: `v.m` without a call is no expression) */
+		if (sema_expr_sym(P->S, e->id) == P->sym && ps->nvalues++ == 0)
 			ps->value = e;
 		return;
 	}
+	Expr *const *args;
+	int nargs;
+	int m = patch_family_call(P->S, e, ps->fam, ps->nf, &args, &nargs);
+	if (m < 0)
+		return;
 	uint32_t ix = (uint32_t)strtoul(P->o->w[1].s, NULL, 10);
-	if (ix >= (uint32_t)e->u.call.nargs) {
+	if (ix >= (uint32_t)nargs) {
 		ps->unread = ps->unread ? ps->unread : e;
 		return;
 	}
-	const Expr *arg = e->u.call.args[ix];
+	const Expr *arg = args[ix];
 	if (!ast_expr_plain(arg)) {
 		if (ps->nimpure++ == 0) {
 			ps->impure = arg;
@@ -209,14 +222,16 @@ rm_call(Planner *P, const Expr *e)
 		return;
 	}
 	List L = patch_list_in(P->src, e->span.start, e->span.end, true, ix);
-	if (!L.ok || L.nitems != e->u.call.nargs) {
+	if (!L.ok || L.nitems != nargs) {
 		ps->unread = ps->unread ? ps->unread : e;
 		return;
 	}
 	int n = L.nitems;
 	Span at = run_span(P->src, L.want_at, L.want_end, L.next_at, L.prev_end, ix == 0, ix == (uint32_t)n - 1, L.open, L.close, true);
 	patch_add_edit(P, at, "");
+	P->out->edits.items[P->out->edits.len - 1].change = ps->change[m];
 	P->ci++;
+	ps->sites[m]++;
 }
 
 typedef struct UseScan {
@@ -230,56 +245,78 @@ static void
 use_of(void *ctx, const HirExpr *e)
 {
 	UseScan *u = ctx;
-	bool use = (e->kind == HIR_LOCAL || e->kind == HIR_MOVE) && e->u.slot == u->slot;
-	/* a function-typed parameter called (rev37: `f(v)` reads no HIR_LOCAL) */
-	use |= e->kind == HIR_CALL && e->u.call.kind == CALL_SLOT && e->u.call.callee == u->slot;
-	for (int i = 0; e->kind == HIR_CLOSURE && i < e->u.closure.ncaptures && !use; i++)
-		use = e->u.closure.captures[i] == u->slot;
-	if (!use || edited(u->P, e->span.start, e->span.end))
+	/* a read, a move, a call through the slot (rev37) or a closure's capture */
+	if (!hir_expr_mentions(e, u->slot) || edited(u->P, e->span.start, e->span.end))
 		return;
 	if (u->n++ == 0)
 		u->first = e;
 }
 
+/* Member y of the family (sites: its calls that drop the argument): G111
+ * when its body, contracts or closures still read the parameter at slot
+ * at, or when the calls hand it a resource. */
 static bool
-remove_param_sites(Planner *P, const SPatch *p, int i, PatchChange *c)
+member_unused(Planner *P, const PatchOp *o, const Sym *y, uint32_t at, const PatchChange *c, int sites)
 {
-	const PatchOp *o = &p->ops[i];
-	SymId f = sema_strmap_get(&P->S->ids, o->w[0].s);
-	Sym *y = sema_sym(P->S, f);
-	uint32_t ix = (uint32_t)strtoul(o->w[1].s, NULL, 10);
-	ParamScan ps;
-	memset(&ps, 0, sizeof ps);
-	P->user = &ps;
-	patch_walk_op(P, p, i, f, rm_call);
-	P->user = NULL;
-	c->sites = P->ci;
+	const HirFunc *hf = patch_hir_fn(P->H, y->id);
+	if (!hf || at >= (uint32_t)hf->nparams)
+		return true;
 	/* the body, contracts and closures must no longer read it (an argument
 	 * this operation drops, as a recursive call's, is no use) */
-	const HirFunc *hf = patch_hir_fn(P->H, y->id);
-	if (hf && ix < (uint32_t)hf->nparams) {
-		UseScan u = { P, ix, NULL, 0 };
-		HirVisitor v = { use_of, NULL, NULL, &u };
-		hir_visit(hf, &v);
-		if (u.n > 0) {
-			Diag *g = diag_report(P->d, DIAG_G111, &o->w[1].span, "parameter `%s` of `%s` is still used (%d use%s, first "
-			    "`declaration:%zu:%s:expression:%u`)", c->detail, y->id, u.n, u.n == 1 ? "" : "s", strlen(hf->id), hf->id, u.first->index);
-			diag_set_help(g, "a parameter goes only when nothing reads it: replace its uses in the same patch (`replace-body function %s "
-			    "with …`, or `replace-expression` of each use; `remove-clause` for a contract that names it)", y->id);
-			return false;
-		}
+	UseScan u = { P, at, NULL, 0 };
+	HirVisitor v = { use_of, NULL, NULL, &u };
+	hir_visit(hf, &v);
+	if (u.n > 0) {
+		Diag *g = diag_report(P->d, DIAG_G111, &o->w[1].span, "parameter `%s` of `%s` is still used (%d use%s, first "
+		    "`declaration:%zu:%s:expression:%u`)", c->detail, y->id, u.n, u.n == 1 ? "" : "s", strlen(hf->id), hf->id, u.first->index);
+		diag_set_help(g, "a parameter goes only when nothing reads it: replace its uses in the same patch (`replace-body function %s "
+		    "with …`, or `replace-expression` of each use; `remove-clause` for a contract that names it)%s", y->id,
+		    strcmp(y->id, o->w[0].s) != 0 ? "; the methods of an override family lose it together" : "");
+		return false;
 	}
 	/* a resource the calls hand over would be released by each caller
 	 * instead, so its finalizer's effects would move: a use of its own */
-	if (hf && ix < (uint32_t)hf->nparams && c->sites > 0 && hf->locals[ix].owned && !hf->locals[ix].lent &&
-	    sema_type_holds(P->S, hf->locals[ix].type, false)) {
+	if (sites > 0 && hf->locals[at].owned && !hf->locals[at].lent && sema_type_holds(P->S, hf->locals[at].type, false)) {
 		Diag *g = diag_report(P->d, DIAG_G111, &o->w[1].span, "parameter `%s` of `%s` takes a resource (`%s`) from %d call%s: without it "
 		    "each caller would release the resource itself, later, and its finalizer would run at another point", c->detail, y->id,
-		    sema_type_name(P->S, hf->locals[ix].type), c->sites, c->sites == 1 ? "" : "s");
+		    sema_type_name(P->S, hf->locals[at].type), sites, sites == 1 ? "" : "s");
 		diag_set_help(g, "keep the parameter, or replace each call of `%s` in the same patch (`replace-expression`) with one that hands "
 		    "the resource on where it should be released", y->id);
 		return false;
 	}
+	return true;
+}
+
+static bool
+remove_param_sites(Planner *P, const SPatch *p, int i)
+{
+	const PatchOp *o = &p->ops[i];
+	SymId f = sema_strmap_get(&P->S->ids, o->w[0].s);
+	uint32_t ix = (uint32_t)strtoul(o->w[1].s, NULL, 10);
+	ParamScan ps;
+	memset(&ps, 0, sizeof ps);
+	ps.nf = patch_override_family(P->S, f, &ps.fam);
+	ps.sites = spx_xcalloc((size_t)ps.nf, sizeof(int));
+	ps.change = patch_family_changes(P, i, ps.fam, ps.nf);
+	P->user = &ps;
+	patch_walk_op(P, p, i, f, rm_call);
+	P->user = NULL;
+	bool ok = true;
+	for (int m = 0; m < ps.nf; m++)
+		if (ps.change[m] > 0)
+			P->out->changes.items[ps.change[m] - 1].sites += ps.sites[m];
+	for (int m = 0; m < ps.nf && ok; m++) {
+		const Sym *y = sema_sym(P->S, ps.fam[m]);
+		if (ps.change[m] == 0 || y->origin)
+			continue;
+		PatchChange *c = &P->out->changes.items[ps.change[m] - 1];
+		ok = member_unused(P, o, y, ix + (y->kind == SK_METHOD), c, c->sites);
+	}
+	free(ps.fam);
+	free(ps.sites);
+	free(ps.change);
+	if (!ok)
+		return false;
 	if (ps.nvalues > 0) {
 		Buf id = {0};
 		if (!patch_expr_id_of(P->H, ps.value->span, &id))
@@ -547,7 +584,7 @@ patch_v4_remove_sites(Planner *P, const SPatch *p)
 		PatchChange *c = patch_v4_change_of(P, i);
 		if (!c || sema_strmap_get(&P->S->ids, p->ops[i].w[0].s) < 0)
 			continue;
-		ok &= p->ops[i].kind == POP_REMOVE_PARAM ? remove_param_sites(P, p, i, c) : remove_case_sites(P, p, i, c);
+		ok &= p->ops[i].kind == POP_REMOVE_PARAM ? remove_param_sites(P, p, i) : remove_case_sites(P, p, i, c);
 	}
 	return ok;
 }
@@ -569,12 +606,23 @@ patch_removed_whole(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 		if (o->kind == POP_REMOVE_PARAM) {
 			if (!u->fn || !v->fn)
 				continue;
-			int ix = (int)strtoul(o->w[1].s, NULL, 10);
-			same = v->fn->nparams == u->fn->nparams - 1;
-			for (int k = 0; same && k < v->fn->nparams; k++) {
-				const char *a = u->fn->params[k < ix ? k : k + 1].name.s, *b = v->fn->params[k].name.s;
-				same = a && b && strcmp(a, b) == 0;
+			/* every member of the family: its parameters less the one at the index */
+			SymId *fam;
+			int nf = patch_override_family(before, x, &fam);
+			for (int m = 0; m < nf && same; m++) {
+				const Sym *um = sema_sym(before, fam[m]);
+				SymId ym = sema_strmap_get(&after->ids, um->id);
+				if (um->origin || !um->fn || ym < 0 || !sema_sym(after, ym)->fn)
+					continue;   /* another module's: the project check's */
+				const FnDecl *fu = um->fn, *fv = sema_sym(after, ym)->fn;
+				int ix = (int)strtoul(o->w[1].s, NULL, 10) + (um->kind == SK_METHOD);
+				same = fv->nparams == fu->nparams - 1;
+				for (int k = 0; same && k < fv->nparams; k++) {
+					const char *a = fu->params[k < ix ? k : k + 1].name.s, *b = fv->params[k].name.s;
+					same = a && b && strcmp(a, b) == 0;
+				}
 			}
+			free(fam);
 		} else {
 			if (!u->nom || !v->nom)
 				continue;

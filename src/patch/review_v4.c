@@ -138,6 +138,35 @@ callers_of(Sema *S, const char *fid)
 	return n;
 }
 
+/* add-/remove-parameter: a method's whole override family changes (one
+ * change each, the selected one first): the methods named together, and
+ * their calls and callers summed. */
+static void
+param_family(const SPatch *p, const PatchPlan *pl, Sema *before, int i, const PatchChange *c, ReviewFact *f)
+{
+	SymId x = sema_strmap_get(&before->ids, p->ops[i].w[0].s);
+	f->method = x >= 0 && sema_sym(before, x)->kind == SK_METHOD;
+	int n = 0;
+	for (int k = 0; k < pl->changes.len; k++)
+		n += pl->changes.items[k].op == i && pl->changes.items[k].v4kind != NULL;
+	if (n < 2)
+		return;
+	Buf b = {0};
+	int j = 0;
+	f->sites = f->callers = 0;
+	for (int k = 0; k < pl->changes.len; k++) {
+		const PatchChange *d = &pl->changes.items[k];
+		if (d->op != i || !d->v4kind || !d->function)
+			continue;
+		buf_printf(&b, "%s%s", j == 0 ? "" : j == n - 1 ? "` and `" : "`, `", d->function);
+		j++;
+		f->sites += d->sites;
+		f->callers += callers_of(before, d->function);
+	}
+	(void)c;
+	f->family = b.data;
+}
+
 void
 patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha,
     ReviewFact *facts)
@@ -168,6 +197,8 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		f->callers = added ? callers_of(after, fid) : callers_of(before, fid);   /* added: the calls other operations write */
 		f->clause = strcmp(c->v4kind, "expression") == 0 ? c->detail : NULL;
 		f->sites = c->sites;
+		if (p->ops[i].kind == POP_ADD_PARAM || p->ops[i].kind == POP_REMOVE_PARAM)
+			param_family(p, pl, before, i, c, f);
 	}
 }
 
@@ -177,6 +208,7 @@ patch_review_facts_free(ReviewFact *facts, int n)
 	for (int i = 0; facts && i < n; i++) {
 		free(facts[i].added_effects);
 		free(facts[i].removed_effects);
+		free(facts[i].family);
 	}
 	free(facts);
 }
@@ -202,7 +234,9 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 	};
 	int k = (int)o->kind - (int)POP_REPLACE_BODY;
 	*code = codes[k][s];
-	const char *id = o->w[0].s;
+	const char *id = f->family ? f->family : o->w[0].s;   /* a method's family: every changed method */
+	bool many = f->family != NULL;
+	const char *self = f->method ? " (counted after `self`)" : "";
 	bool req = o->kind == POP_ADD_CLAUSE || o->kind == POP_REMOVE_CLAUSE ? strcmp(o->w[1].s, "requires") == 0 : false;
 	const char *added = f->added_effects ? f->added_effects : "", *removed = f->removed_effects ? f->removed_effects : "";
 	bool fx = added[0] || removed[0];
@@ -248,13 +282,13 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			break;
 		case POP_ADD_PARAM:
 			if (o->arg)
-				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; %d call site%s here now pass%s `%s`%s; the patched "
-				    "program re-verified.", i, o->text, id, o->w[1].s, f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "es" : "", o->arg,
+				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s%s; %d call site%s here now pass%s `%s`%s; the patched "
+				    "program re-verified.", i, o->text, id, o->w[1].s, self, f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "es" : "", o->arg,
 				    f->callers > f->sites ? " (the others are rewritten by other operations of this patch, which review them)" : "");
 			else
-				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s; its %d call site%s here are rewritten by other "
-				    "operations of this patch, which review them; the patched program re-verified.", i, o->text, id, o->w[1].s, f->callers,
-				    f->callers == 1 ? "" : "s");
+				snprintf(st, size, "Operation %d adds parameter `%s` to `%s` at position %s%s; %s %d call site%s here are rewritten by other "
+				    "operations of this patch, which review them; the patched program re-verified.", i, o->text, id, o->w[1].s, self,
+				    many ? "their" : "its", f->callers, f->callers == 1 ? "" : "s");
 			break;
 		case POP_ADD_CASE:
 			d = D_NO_CHANGE;
@@ -269,13 +303,15 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		case POP_REMOVE_PARAM:
 			d = D_NO_CHANGE;
 			if (f->sites)
-				snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; the argument%s "
-				    "dropped at %d call site%s here %s a name, literal or projection (no call, effect or failure)%s.", i, o->w[1].s, id,
-				    f->sites == 1 ? "" : "s", f->sites, f->sites == 1 ? "" : "s", f->sites == 1 ? "was" : "were each",
+				snprintf(st, size, "Operation %d removes parameter %s%s of `%s`, which %s no longer read; the argument%s "
+				    "dropped at %d call site%s here %s a name, literal or projection (no call, effect or failure)%s.", i, o->w[1].s, self, id,
+				    many ? "their bodies and contracts" : "its body and contracts", f->sites == 1 ? "" : "s", f->sites, f->sites == 1 ? "" : "s",
+				    f->sites == 1 ? "was" : "were each",
 				    f->callers > f->sites ? "; the other calls are rewritten by other operations of this patch, which review them" : "");
 			else
-				snprintf(st, size, "Operation %d removes parameter %s of `%s`, which its body and contracts no longer read; no call here drops "
-				    "an argument: %s.", i, o->w[1].s, id, f->callers ? "other operations of this patch rewrite the calls, and review them"
+				snprintf(st, size, "Operation %d removes parameter %s%s of `%s`, which %s no longer read; no call here drops "
+				    "an argument: %s.", i, o->w[1].s, self, id, many ? "their bodies and contracts" : "its body and contracts",
+				    f->callers ? "other operations of this patch rewrite the calls, and review them" : many ? "nothing here calls them"
 				    : "nothing here calls it");
 			break;
 		case POP_REMOVE_CASE:
@@ -306,9 +342,12 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		} else if (o->kind == POP_ADD_CASE) {
 			snprintf(st, size, "Operation %d adds a case identity to the variant `%s`; the variant and its other cases keep theirs.", i, id);
 		} else if (o->kind == POP_ADD_PARAM) {
-			snprintf(st, size, "Operation %d changes the signature of `%s` (a parameter added); its stable identity stays.", i, id);
+			snprintf(st, size, "Operation %d changes the signature of `%s` (a parameter added); %s.", i, id,
+			    many ? "their stable identities stay" : "its stable identity stays");
 		} else if (o->kind == POP_REMOVE_PARAM) {
-			snprintf(st, size, "Operation %d changes the signature of `%s` (parameter %s removed); its stable identity stays.", i, id, o->w[1].s);
+			snprintf(st, size, "Operation %d changes the signature of `%s` (parameter %s%s removed); %s.", i, id, o->w[1].s,
+			    f->method ? ", counted after `self`," : "",
+			    many ? "their stable identities stay" : "its stable identity stays");
 		} else if (o->kind == POP_REMOVE_CASE) {
 			snprintf(st, size, "Operation %d removes the case `%s` and its identity from the variant `%s`; the variant and its other cases keep theirs.",
 			    i, o->w[1].s, id);
@@ -378,8 +417,8 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 			snprintf(st, size, "Operation %d requires consumers of `%s` outside this file, which are not reviewed, to stop using it.", i, id);
 		} else if (o->kind == POP_REMOVE_PARAM) {
 			d = D_MIGRATION;
-			snprintf(st, size, "Operation %d requires every caller of `%s` to drop argument %s: the %d call site%s here re-verified, callers "
-			    "outside this file are not reviewed.", i, id, o->w[1].s, f->callers, f->callers == 1 ? "" : "s");
+			snprintf(st, size, "Operation %d requires every caller of `%s` to drop argument %s%s: the %d call site%s here re-verified, callers "
+			    "outside this file are not reviewed.", i, id, o->w[1].s, self, f->callers, f->callers == 1 ? "" : "s");
 		} else if (o->kind == POP_REMOVE_CASE) {
 			d = D_MIGRATION;
 			snprintf(st, size, "Operation %d requires code outside this file that builds or matches case `%s` of `%s` to stop; it is not reviewed.",

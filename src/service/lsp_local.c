@@ -350,7 +350,7 @@ lsp_local_edits(LspReq *r, const LspLocals *L, int binding, const char *src, con
 		if (x->shorthand)   /* `{ f }` keeps the field: `{ f: name }` */
 			buf_printf(&t, "%.*s: ", (int)(x->end - x->start), src + x->start);
 		buf_puts(&t, name);
-		PatchEdit e = { x->start, x->end, buf_take(&t), 0 };
+		PatchEdit e = { x->start, x->end, buf_take(&t), 0, 0 };
 		VEC_PUSH(plan->edits, e);
 	}
 	if (plan->edits.len > 1)
