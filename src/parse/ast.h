@@ -573,6 +573,18 @@ enum {
 	PRELUDE_N_BYTES = 32,  /* Bytes */
 };
 
+/*
+ * An expression written inside grouping parentheses (mend38): its node's span
+ * leaves them out, so the parser records, for each such expression only, how
+ * far its outermost `(` stands before the span's start (lead) and its `)`
+ * ends after the span's end (trail).  Relative, so a declaration's shift
+ * (reparse.c) leaves them right.  `((x))` records x once, both pairs.
+ */
+typedef struct ExprGroup {
+	uint32_t id;      /* the Expr's */
+	uint32_t lead, trail;
+} ExprGroup;
+
 typedef struct Module {
 	QName name;
 	Span module_span;    /* `module a.b;` */
@@ -585,6 +597,8 @@ typedef struct Module {
 	int ncomments;
 	uint32_t nexprs;          /* number of Expr nodes (ids are 0..nexprs-1) */
 	uint32_t ncalls;          /* number of call, method and super call nodes (ast_call_index) */
+	const ExprGroup *groups;  /* the parenthesised expressions, by ascending id (ast_expr_extent) */
+	uint32_t ngroups;
 	Arena *arena;             /* the tree's arena (the checker takes its unused tail: arena_take_tail) */
 	bool uses_fn_mut;         /* a `FnMutI64` type or a `mut fn` literal occurs */
 	bool field_assigns;       /* a field assignment `x.f = v;` occurs (Sema.assign_owner is allocated) */
@@ -595,5 +609,14 @@ typedef struct Module {
 	uint8_t prelude_names;
 	bool prelude_known;
 } Module;
+
+/*
+ * The source range e's text covers, grouping parentheses included: a node's
+ * span leaves out the parentheses that only group, so `(a + 1) * (b / c)`
+ * spans `a + 1) * (b / c` and a fix wrapping the span would split them.  The
+ * extent takes the `(` of each parenthesised operand that starts e and the
+ * `)` of each that ends it (m's groups), never e's own (ast_util.c).
+ */
+Span ast_expr_extent(const Module *m, const Expr *e);
 
 #endif

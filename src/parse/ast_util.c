@@ -103,3 +103,66 @@ ast_expr_plain(const Expr *e)
 	default: return false;
 	}
 }
+
+/* e's group in m (the parser's record), or NULL: not parenthesised. */
+static const ExprGroup *
+expr_group(const Module *m, const Expr *e)
+{
+	uint32_t lo = 0, hi = m->ngroups;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (m->groups[mid].id < e->id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->ngroups && m->groups[lo].id == e->id ? &m->groups[lo] : NULL;
+}
+
+/* The operand whose span starts e's (NULL: e starts with a token of its own). */
+static const Expr *
+left_operand(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_BINARY: return e->u.binary.lhs;
+	case EXPR_METHOD: return e->u.method.recv;
+	case EXPR_FIELD: return e->u.field.base;
+	case EXPR_TRY: return e->u.try_.operand;
+	case EXPR_WITH: return e->u.with.base;
+	default: return NULL;
+	}
+}
+
+/* The operand whose span ends e's (NULL: e ends with a token of its own). */
+static const Expr *
+right_operand(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_BINARY: return e->u.binary.rhs;
+	case EXPR_UNARY: return e->u.unary.operand;
+	default: return NULL;
+	}
+}
+
+/* (The parser sets a binary's span from its operands', a unary's from its
+ * operator to its operand's end, a postfix's from its base's start: an
+ * operand's parentheses at the edge are left out, so the extent follows
+ * the operands along each edge.  The outermost group there is the widest.) */
+Span
+ast_expr_extent(const Module *m, const Expr *e)
+{
+	Span s = e->span;
+	if (!m || !m->ngroups)
+		return s;
+	for (const Expr *c = left_operand(e); c && c->span.start == e->span.start; c = left_operand(c)) {
+		const ExprGroup *g = expr_group(m, c);
+		if (g && g->lead <= c->span.start && c->span.start - g->lead < s.start)
+			s.start = c->span.start - g->lead;
+	}
+	for (const Expr *c = right_operand(e); c && c->span.end == e->span.end; c = right_operand(c)) {
+		const ExprGroup *g = expr_group(m, c);
+		if (g && c->span.end + g->trail > s.end)
+			s.end = c->span.end + g->trail;
+	}
+	return s;
+}

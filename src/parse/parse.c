@@ -1251,6 +1251,7 @@ parse_file(const char *src, size_t len, Arena *arena, DiagSink *diags, bool mapp
 	m->ndecls = decls.len;
 	m->nexprs = p.nexprs;
 	m->ncalls = p.ncalls;
+	m->groups = parse_groups_finish(&p, NULL, 0, &m->ngroups);
 	m->field_assigns = p.field_assigns;
 	m->uses_fn_mut = p.uses_fn_mut;
 	m->prelude_names = p.prelude_names;

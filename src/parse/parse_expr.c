@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define I64_MIN_MAG ((uint64_t)1 << 63)
@@ -66,6 +67,58 @@ parse_new_expr(Parser *p, ExprKind k, Span s)
 	else if (k == EXPR_SUPER)
 		e->u.super_.ix = p->ncalls++;
 	return e;
+}
+
+/* ==== grouping parentheses ========================================================== */
+
+/* e was written inside `(` at open … `)` ending at close: its group, the
+ * outermost (`((x))` meets x's inner pair first: the same id, just before). */
+static void
+record_group(Parser *p, const Expr *e, uint32_t open, uint32_t close)
+{
+	if (open > e->span.start || close < e->span.end)
+		return;   /* (a placeholder's span) */
+	ExprGroup g = { e->id, e->span.start - open, close - e->span.end };
+	if (p->groups.len && p->groups.items[p->groups.len - 1].id == e->id)
+		p->groups.items[p->groups.len - 1] = g;
+	else
+		VEC_PUSH(p->groups, g);
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+	const ExprGroup *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->lead < y->lead ? -1 : x->lead > y->lead;
+}
+
+const ExprGroup *
+parse_groups_finish(Parser *p, const ExprGroup *old, uint32_t nold, uint32_t *n)
+{
+	*n = nold;
+	if (!p->groups.len) {
+		VEC_FREE(p->groups);
+		return old;
+	}
+	/* a `)` meets its expression after every node inside it: mostly sorted
+	 * already, but a call's node is numbered before its arguments */
+	qsort(p->groups.items, (size_t)p->groups.len, sizeof *p->groups.items, cmp_group);
+	ExprGroup *all = ARENA_ARRAY(p->arena, ExprGroup, (size_t)nold + (size_t)p->groups.len);
+	if (nold)
+		memcpy(all, old, sizeof *all * nold);
+	uint32_t k = nold;
+	for (int i = 0; i < p->groups.len; i++) {
+		ExprGroup g = p->groups.items[i];
+		if (k > nold && all[k - 1].id == g.id)
+			k--;   /* the same expression twice: the wider (later in the order) */
+		ASSERT(k == 0 || all[k - 1].id < g.id, "expression groups out of order");
+		all[k++] = g;
+	}
+	VEC_FREE(p->groups);
+	*n = k;
+	return all;
 }
 
 /* ==== expressions ================================================================= */
@@ -904,8 +957,8 @@ parse_primary(Parser *p, bool *callable)
 		if (!p->panic && parse_at(p, TOK_COMMA)) {
 			Diag *d = parse_error_at(p, parse_peek(p), DIAG_P106, "expected `)` after expression");
 			diag_set_help(d, "tuples are not admitted; declare a `record` with named fields");
-		} else {
-			parse_expect(p, TOK_RPAREN, "`)` after expression");
+		} else if (parse_expect(p, TOK_RPAREN, "`)` after expression") && !p->panic) {
+			record_group(p, e, t->span.start, p->toks[p->pos - 1].span.end);
 		}
 		parse_leave(p);
 		return e;

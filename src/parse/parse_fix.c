@@ -138,6 +138,9 @@ parse_arrow_defer(Parser *p, Diag *d, uint32_t at, const FnDecl *fn, bool main)
 	saved.arrow_fixes = p->arrow_fixes;
 	saved.closer = p->closer;
 	saved.no_closer = p->no_closer;
+	/* the body is parsed again (the same ids): its groups are met again */
+	saved.groups.items = p->groups.items;
+	saved.groups.cap = p->groups.cap;
 	*p = saved;
 	VEC_PUSH(p->arrow_fixes, a);
 }

@@ -548,8 +548,12 @@ parse_splice_decl(Module *m, int k, const char *old_src, const char *src, size_t
 	free(p.names);
 	VEC_FREE(p.arrow_fixes);   /* a P106's missing-`->` fix: the splice is refused */
 	diag_free(&quiet);
-	if (!ok)
+	if (!ok) {
+		VEC_FREE(p.groups);
 		return false;
+	}
+	/* the new declaration's groups follow (its ids do); the old one's stay, unused */
+	m->groups = parse_groups_finish(&p, m->groups, m->ngroups, &m->ngroups);
 	int64_t delta = (int64_t)new_end - (int64_t)old_end;
 	*old = d;
 	if (lag)

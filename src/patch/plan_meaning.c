@@ -97,7 +97,13 @@ same_declarations(const SPatch *p, Sema *before, Sema *after, DiagSink *d)
 	return true;
 }
 
-typedef VEC(const char *) IdSeq;
+/* A reference of a function: the stable id it resolves to ("" for none: a
+ * local binding, a literal) and its expression. */
+typedef struct SeqRef {
+	const char *id;
+	const Expr *e;
+} SeqRef;
+typedef VEC(SeqRef) IdSeq;
 
 /* remove-parameter and remove-case: their edits take only what they
  * select (arguments, arms), so they do not make a function edited. */
@@ -124,8 +130,8 @@ seq_expr(Planner *P, const Expr *e)
 		if (w->skip[i].start <= e->span.start && e->span.end <= w->skip[i].end)
 			return;
 	SymId y = sema_expr_sym(P->S, e->id);
-	const char *id = y >= 0 ? sema_sym(P->S, y)->id : "";
-	VEC_PUSH(*w->seq, id);
+	SeqRef r = { y >= 0 ? sema_sym(P->S, y)->id : "", e };
+	VEC_PUSH(*w->seq, r);
 }
 
 static void
@@ -139,10 +145,70 @@ id_seq(Sema *S, const FnDecl *f, IdSeq *out, const Span *skip, int nskip)
 	patch_walk_fn(&P, f);
 }
 
+/* A reference's spelling: a name's, a called function's (NULL otherwise). */
+static const char *
+ref_name(const SeqRef *r)
+{
+	if (!r)
+		return NULL;
+	if (r->e->kind == EXPR_NAME)
+		return r->e->u.name.s;
+	return r->e->kind == EXPR_CALL ? r->e->u.call.callee.s : NULL;
+}
+
+/*
+ * G108 for a function no operation edits (mend38: the help says what the
+ * add and remove operations did to it, ops[] the first of each kind, -1
+ * none).  Their own edits are compared aside, so the one change they can
+ * make is add-parameter's name hiding a declaration the body uses (its
+ * reference now reaches the new parameter, a local binding).  Any other
+ * change comes from a name another operation writes, a rename's new name
+ * captured here by a local binding; removing a parameter, an argument or
+ * an arm changes no reference of its own (a read parameter is G111).
+ */
+static void
+report_changed(const SPatch *p, const char *fid, const SeqRef *was, const SeqRef *now, int gains_param, int gains_arg, int loses_param,
+    int loses_arg, int loses_arm, DiagSink *d)
+{
+	int op = gains_param >= 0 ? gains_param : loses_param >= 0 ? loses_param : gains_arg >= 0 ? gains_arg : loses_arg >= 0 ? loses_arg : loses_arm;
+	const char *what = op < 0 ? "no operation edits" : op == gains_param ? "gains a parameter" : op == loses_param ? "loses a parameter" :
+	    op == gains_arg ? "gains an argument" : op == loses_arg ? "loses an argument" : "loses a match arm";
+	/* an operation on x's own parameter list: the report points at its line */
+	const Span *at = op >= 0 && (op == gains_param || op == loses_param) ? &p->ops[op].line : NULL;
+	Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: a reference in `%s`, which %s, "
+	    "now resolves to another declaration", fid, what);
+	const char *name = ref_name(now);
+	if (gains_param >= 0 && was && now && !*now->id && name && strcmp(name, p->ops[gains_param].w[2].s) == 0) {
+		diag_set_help(g, "the new parameter `%s` hides `%s`, which `%s` uses; choose another name", name, was->id, fid);
+		return;
+	}
+	if (op < 0) {
+		diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+		return;
+	}
+	const char *gone = op == gains_arg ? "the arguments it gains" : op == gains_param ? "the parameter and arguments it gains" :
+	    op == loses_param ? "the parameter and arguments it loses" : op == loses_arg ? "the arguments it loses" : "the arms it loses";
+	if (name && was && now && !*now->id)
+		diag_set_help(g, "%s are compared aside; the change is `%s` here, which reached %s%s%s and now reaches a local binding of that "
+		    "name: another operation's new name (a rename's) is captured here; choose another name", gone, name, *was->id ? "`" : "",
+		    *was->id ? was->id : "a local binding", *was->id ? "`" : "");
+	/* (not reached by any patch we found: a local binding shadows a
+	 * declaration, never the reverse, and a rename's new name that hides
+	 * another declaration is the check's T102; kept for the report) */
+	else if (name && was && now)
+		diag_set_help(g, "%s are compared aside; the change is `%s` here, which reached %s%s%s and now reaches `%s`: another operation's "
+		    "new name hides what it reached; choose another name", gone, name, *was->id ? "`" : "", *was->id ? was->id : "a local binding",
+		    *was->id ? "`" : "", now->id);
+	else
+		diag_set_help(g, "%s are compared aside; another operation's new name (a rename's) is captured here by a local binding or hides "
+		    "a declaration; choose another name", gone);
+}
+
 /* v4: every function no v4 edit touches has the same expressions, each
  * resolving to the declaration with the same stable id (G108).  The
- * edits of add-parameter do not count as touching: a function that gains
- * the parameter or an argument is compared without the arguments added. */
+ * edits of add-parameter, remove-parameter and remove-case do not count as
+ * touching: a function that gains or loses the parameter, an argument or
+ * an arm is compared without them (report_changed says which). */
 static bool
 same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, DiagSink *d)
 {
@@ -168,43 +234,39 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 		SymId j = sema_strmap_get(&after->ids, x->id);
 		if (j < 0 || !sema_sym(after, j)->fn)
 			continue;   /* deleted (same_declarations checked) */
-		bool touched = false, gains = false;
+		/* what the add and remove operations do to x (the first of each):
+		 * their edits are compared aside, so they do not make x edited */
+		int gains_param = -1, gains_arg = -1, loses_param = -1, loses_arg = -1, loses_arm = -1;
+		bool touched = false;
 		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
 			const PatchEdit *e = &pl->edits.items[k];
+			const PatchOp *o = &p->ops[e->op];
 			bool in = x->span.start <= e->start && e->end <= x->span.end;
-			touched = in && p->ops[e->op].kind >= POP_REPLACE_BODY && p->ops[e->op].kind != POP_ADD_PARAM && !removes(p->ops[e->op].kind);
-			gains |= in && (p->ops[e->op].kind == POP_ADD_PARAM || removes(p->ops[e->op].kind));
+			touched = in && o->kind >= POP_REPLACE_BODY && o->kind != POP_ADD_PARAM && !removes(o->kind);
+			bool own = in && strcmp(o->w[0].s, x->id) == 0;   /* x's own list, not a call or a match in it */
+			int *slot = !in ? NULL : o->kind == POP_ADD_PARAM ? (own ? &gains_param : &gains_arg) :
+			    o->kind == POP_REMOVE_PARAM ? (own ? &loses_param : &loses_arg) : o->kind == POP_REMOVE_CASE ? &loses_arm : NULL;
+			if (slot && *slot < 0)
+				*slot = e->op;
 		}
 		if (touched)
 			continue;
 		IdSeq u = {0}, v = {0};
 		id_seq(before, x->fn, &u, removed.items, removed.len);
 		id_seq(after, sema_sym(after, j)->fn, &v, added.items, added.len);
-		bool same = u.len == v.len;
-		for (int k = 0; same && k < u.len; k++)
-			same = strcmp(u.items[k], v.items[k]) == 0;
-		VEC_FREE(u);
-		VEC_FREE(v);
-		if (!same && gains) {
-			const Span *at = NULL;
-			bool adds = false;
-			for (int o = 0; o < p->nops && !at; o++)
-				if ((p->ops[o].kind == POP_ADD_PARAM || removes(p->ops[o].kind)) && strcmp(p->ops[o].w[0].s, x->id) == 0) {
-					at = &p->ops[o].line;
-					adds = p->ops[o].kind == POP_ADD_PARAM;
-				}
-			Diag *g = diag_report(d, DIAG_G108, at, "semantic patch changed meaning outside its admitted delta: a reference in `%s`, "
-			    "which %s, now resolves to another declaration", x->id, adds || !at ? "gains a parameter or an argument"
-			    : "loses a parameter, an argument or a match arm");
-			diag_set_help(g, "the new parameter's name hides a declaration the function uses; choose another name");
-			ok = false;
-		} else if (!same) {
-			Diag *g = diag_report(d, DIAG_G108, NULL,
-			    "semantic patch changed meaning outside its admitted delta: a reference in `%s`, which no operation edits, now resolves to another declaration",
-			    x->id);
-			diag_set_help(g, "a new name shadows or is shadowed by another declaration; choose another name");
+		int diff = -1;   /* the first reference that differs (u.len: one list ends first) */
+		for (int k = 0; diff < 0 && k < u.len && k < v.len; k++)
+			if (strcmp(u.items[k].id, v.items[k].id) != 0)
+				diff = k;
+		if (diff < 0 && u.len != v.len)
+			diff = u.len < v.len ? u.len : v.len;
+		if (diff >= 0) {
+			report_changed(p, x->id, diff < u.len ? &u.items[diff] : NULL, diff < v.len ? &v.items[diff] : NULL, gains_param, gains_arg,
+			    loses_param, loses_arg, loses_arm, d);
 			ok = false;
 		}
+		VEC_FREE(u);
+		VEC_FREE(v);
 	}
 	VEC_FREE(added);
 	VEC_FREE(removed);

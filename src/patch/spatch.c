@@ -29,9 +29,10 @@ typedef struct Line {
 	const char *text;
 	uint32_t start, end;     /* the line without its terminator */
 	uint32_t lineno;
-	PatchWord words[16];
-	int nwords;
-	bool overflow;           /* more than 16 words */
+	/* every word of the line (mend38: no fixed number, so a type or a
+	 * fragment written with many spaces is read whole) */
+	PatchWord *words;
+	int nwords, cap;
 } Line;
 
 static Span
@@ -54,9 +55,9 @@ split(Line *l)
 		uint32_t b = i;
 		while (i < l->end && l->text[i] != ' ' && l->text[i] != '\t' && l->text[i] != '\r')
 			i++;
-		if (l->nwords == 16) {
-			l->overflow = true;
-			continue;
+		if (l->nwords == l->cap) {
+			l->cap = l->cap ? l->cap * 2 : 16;
+			l->words = spx_xrealloc(l->words, sizeof *l->words * (size_t)l->cap);
 		}
 		PatchWord *w = &l->words[l->nwords++];
 		w->s = spx_xstrndup(l->text + b, i - b);
@@ -70,7 +71,9 @@ free_words(Line *l)
 {
 	for (int i = 0; i < l->nwords; i++)
 		free(l->words[i].s);
-	l->nwords = 0;
+	free(l->words);
+	l->words = NULL;
+	l->nwords = l->cap = 0;
 }
 
 static bool
@@ -264,10 +267,6 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 		if (word && depth == 0)
 			k = i;
 	}
-	if (k < 0 && l->overflow) {
-		bad_line(d, l, "too many words");
-		return false;
-	}
 	uint32_t b = l->words[6].span.start, e = k >= 0 ? l->words[k - 1].span.end : l->end;
 	while (e > b && blank(l->text[e - 1]))
 		e--;
@@ -435,10 +434,6 @@ parse_instruction(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 			bad_line(d, l, p->version == 4 ? v4_grammar[i] : "this operation needs `schema " SCHEMA_V4 "` as the first instruction");
 			return;
 		}
-	if (l->overflow) {
-		bad_line(d, l, "too many words");
-		return;
-	}
 	if (is(l, 0, "base") && l->nwords == 2) {
 		if (p->base.s) {
 			Diag *g = diag_report(d, DIAG_G106, &l->words[0].span, "duplicate `base` instruction (first on line %u)", p->base.lineno);
@@ -551,7 +546,7 @@ parse_v3(SPatch *p, const char *text, size_t len, DiagSink *d)
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		uint32_t end = nl ? (uint32_t)(nl - text) : (uint32_t)len;
-		Line l = { text, at, end, (uint32_t)n + 1, {{0}}, 0, false };
+		Line l = { text, at, end, (uint32_t)n + 1, NULL, 0, 0 };
 		Span s = line_span(&l);
 		if (n == 3) {
 			diag_report(d, DIAG_G101, &s, "a " SCHEMA_V3 " patch has exactly three lines");
@@ -587,7 +582,7 @@ parse_v3(SPatch *p, const char *text, size_t len, DiagSink *d)
 	}
 	Line *op = &lines[2];
 	if (ok && !(op->nwords == 11 && is(op, 0, "assign-function-id") && is(op, 1, "repair") && is(op, 3, "diagnostic") &&
-	    is(op, 5, "target") && is(op, 7, "name") && is(op, 9, "to") && !op->overflow)) {
+	    is(op, 5, "target") && is(op, 7, "name") && is(op, 9, "to"))) {
 		bad_line(d, op, "expected `assign-function-id repair <repair-id> diagnostic SPX-S103 target <automatic-id> name <name> to <persistent-id>`");
 		ok = false;
 	}
@@ -637,7 +632,7 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		uint32_t end = nl ? (uint32_t)(nl - text) : (uint32_t)len;
-		Line l = { text, at, end, ++lineno, {{0}}, 0, false };
+		Line l = { text, at, end, ++lineno, NULL, 0, 0 };
 		split(&l);
 		at = end + 1;
 		Cursor cur = { text, len, at, lineno };

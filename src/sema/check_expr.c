@@ -658,58 +658,19 @@ wrap_fix(Sema *S, Diag *d, const Expr *arg, const char *open)
 
 /*
  * The source range an expression's text covers, parentheses included (qa37):
- * a node's span leaves out the parentheses that only group (`(a + 1) * (b /
- * c)` spans `a + 1) * (b / c`), so a fix wrapping the span split them.  Each
- * `)` the span closes without opening takes the `(` before it, each `(` it
- * leaves open the `)` after it (white space between).  False when the text
- * is not that shape (a fix there could break the program).
+ * a node's span leaves out the parentheses that only group, so a fix
+ * wrapping the span split them.  The parser records each parenthesised
+ * expression's extent (mend38: no rescan of the text, which had to skip
+ * strings, chars and comments again); false without the source text.
  */
 bool
 sema_expr_extent(const Sema *S, const Expr *e, uint32_t *start, uint32_t *end)
 {
-	uint32_t a = e->span.start, b = e->span.end;
-	if (!S->src || b <= a || b > S->len)
+	Span s = ast_expr_extent(S->m, e);
+	if (!S->src || s.end <= s.start || s.end > S->len)
 		return false;
-	int depth = 0, lowest = 0;
-	for (uint32_t k = a; k < b; k++) {
-		char c = S->src[k];
-		if (c == '"' || c == '\'') {
-			/* a string or char literal, escapes skipped (rev37: `')'` and
-			 * `"\\"` counted as a parenthesis and a closing quote) */
-			for (k++; k < b && S->src[k] != c; k++)
-				if (S->src[k] == '\\')
-					k++;
-			if (k >= b)
-				return false;
-			continue;
-		}
-		if (c == '/' && k + 1 < b && S->src[k + 1] == '/') {   /* a `//` comment between operands */
-			while (k < b && S->src[k] != '\n')
-				k++;
-			continue;
-		}
-		if (c != '(' && c != ')')
-			continue;
-		depth += c == '(' ? 1 : -1;
-		if (depth < lowest)
-			lowest = depth;
-	}
-	for (int open = -lowest; open > 0; open--) {   /* the `(` of each `)` closed without opening */
-		while (a > 0 && (S->src[a - 1] == ' ' || S->src[a - 1] == '\t'))
-			a--;
-		if (a == 0 || S->src[a - 1] != '(')
-			return false;
-		a--;
-	}
-	for (int close = depth - lowest; close > 0; close--) {   /* the `)` of each `(` left open */
-		while (b < S->len && (S->src[b] == ' ' || S->src[b] == '\t'))
-			b++;
-		if (b >= S->len || S->src[b] != ')')
-			return false;
-		b++;
-	}
-	*start = a;
-	*end = b;
+	*start = s.start;
+	*end = s.end;
 	return true;
 }
 

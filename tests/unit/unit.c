@@ -705,12 +705,68 @@ decl_room_checks(void)
 	buf_free(&src);
 }
 
+/* mend38: the parser's record of grouping parentheses (Module.groups) gives
+ * an expression's extent: the outermost `(` of an operand starting it, the
+ * `)` of one ending it, never its own; comments between count as text.  A
+ * spliced declaration's groups follow the module's; a body parsed aside (the
+ * missing-`->` fix) records its groups once. */
+static bool
+extent_is(const char *src, const Module *m, const Expr *e, const char *want)
+{
+	Span s = ast_expr_extent(m, e);
+	return e && strlen(want) == s.end - s.start && memcmp(src + s.start, want, s.end - s.start) == 0;
+}
+
+static void
+group_extent_checks(void)
+{
+	static const char src[] = "module t.g;\n\nfn f(x: i64) -> i64\n{\n    ((x)) * ( // a ) here\n        x - 1) + -(x)\n}\n\n"
+	    "fn g(x: i64) -> i64\n{\n    x\n}\n";
+	Arena a;
+	arena_init(&a);
+	DiagSink d;
+	diag_init(&d, "g.spx", src, sizeof src - 1);
+	Module *m = parse_module(src, sizeof src - 1, &a, &d);
+	const Expr *t = m->ndecls == 2 ? m->decls[0].u.fn.body->tail : NULL;   /* (… * …) + -(x) */
+	const Expr *mul = t ? t->u.binary.lhs : NULL;
+	bool ok = !d.errors && m->ngroups == 3 && t && t->kind == EXPR_BINARY && mul->kind == EXPR_BINARY;
+	ok = ok && extent_is(src, m, t, "((x)) * ( // a ) here\n        x - 1) + -(x)");
+	ok = ok && extent_is(src, m, mul, "((x)) * ( // a ) here\n        x - 1)");
+	ok = ok && extent_is(src, m, mul->u.binary.lhs, "x") && extent_is(src, m, t->u.binary.rhs, "-(x)");
+	check(ok, "groups: an expression's extent takes its operands' outermost parentheses, not its own");
+	for (uint32_t i = 1; i < m->ngroups; i++)
+		ok &= m->groups[i - 1].id < m->groups[i].id;
+	check(ok, "groups: one record an expression, by ascending id");
+
+	/* g's body becomes `(x) * (2)` */
+	static const char src2[] = "module t.g;\n\nfn f(x: i64) -> i64\n{\n    ((x)) * ( // a ) here\n        x - 1) + -(x)\n}\n\n"
+	    "fn g(x: i64) -> i64\n{\n    (x) * (2)\n}\n";
+	uint32_t n0 = m->ngroups;
+	ok = parse_splice_decl(m, 1, src, src2, sizeof src2 - 1, sizeof src2 - 2, &a, NULL);
+	const Expr *t2 = ok ? m->decls[1].u.fn.body->tail : NULL;
+	ok = ok && m->ngroups == n0 + 2 && t2 && t2->kind == EXPR_BINARY && extent_is(src2, m, t2, "(x) * (2)") &&
+	    extent_is(src2, m, m->decls[0].u.fn.body->tail, "((x)) * ( // a ) here\n        x - 1) + -(x)");
+	check(ok, "groups: a spliced declaration's groups join the module's");
+	diag_free(&d);
+
+	/* the missing `->`: the body is parsed aside, then again */
+	static const char src3[] = "module t.g;\n\nfn f(x: i64) i64\n{\n    ((x)) + (1)\n}\n\nfn g(x: i64) -> i64\n{\n    (x) + ((1))\n}\n";
+	diag_init(&d, "g.spx", src3, sizeof src3 - 1);
+	Module *m3 = parse_module(src3, sizeof src3 - 1, &a, &d);
+	const Expr *t3 = m3->ndecls == 1 && m3->decls[0].u.fn.body ? m3->decls[0].u.fn.body->tail : NULL;   /* (f is dropped) */
+	check(d.errors == 1 && m3->ngroups == 2 && t3 && extent_is(src3, m3, t3, "(x) + ((1))"),
+	    "groups: a body parsed aside for the missing `->` leaves no record (its ids are dealt again)");
+	diag_free(&d);
+	arena_free(&a);
+}
+
 int
 main(void)
 {
 	prefault_checks();
 	name_region_checks();
 	decl_room_checks();
+	group_extent_checks();
 	/* Every compression: the processor's SHA extensions where present,
 	 * portable C, then portable C built for BMI2 (where present). */
 	for (int portable = 0; portable < 3; portable++) {
