@@ -1280,8 +1280,7 @@ m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (v->project)
 		argv[argc++] = "--manifest-path";
 	argv[argc++] = v->project ? v->manifest : v->operand;
-	if (!v->project)
-		argv[argc++] = "--json";
+	argv[argc++] = "--json";   /* a project's too: semaprax.project-execution.v1 */
 	if (steps) {
 		snprintf(num, sizeof num, "%ld", steps);
 		argv[argc++] = "--max-steps";

@@ -32,6 +32,10 @@ r2 = c.call("check", {"trace": True})
 check(r2["trace"]["reused"] == ["project"] and r2["revision"] == r["revision"], "project reused")
 t = c.call("test")
 check(t["exit"] == 0 and json.loads(t["stdout"].splitlines()[-1])["schema"].startswith("semaprax.project"), "test %r" % t)
+# qa38: a project's run answers `run <manifest> --json`'s envelope, as a file's does
+rn = c.call("run")
+env = json.loads(rn["stdout"])
+check(rn["exit"] == 0 and env["schema"] == "semaprax.project-execution.v1" and env["payload"]["role"] == "entry", "project run %r" % rn)
 
 # graph, query and context of a project: the CLI's project forms, byte for byte
 def cli_json(*args):
