@@ -724,7 +724,8 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 	json_t *kl = params ? json_object_get(params, "kind") : NULL;
 	if (kl) {
 		if (!json_is_array(kl) || json_array_size(kl) == 0)
-			return fail(err, SVC_E_PARAMS, "`kind` is a non-empty list of declaration kinds");
+			return fail(err, SVC_E_PARAMS, "`kind` is a non-empty list of declaration kinds, e.g. [\"function\"]: function, method, record, "
+			    "field, variant, case, case_field, class, resource, interface, import");
 		size_t i;
 		json_t *e;
 		json_array_foreach(kl, i, e) {
