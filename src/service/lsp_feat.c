@@ -407,7 +407,9 @@ lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 		if (f) {
 			buf_printf(h, "```spx\n%s.%s: %s\n```\n\n", o->ci >= 0 ? y->nom->cases[o->ci].name : y->name, f->name,
 			    sema_type_name(S, f->type));
-			buf_printf(h, "type: `%s` — %s\n\n", sema_type_name(S, f->type), sema_is_copy(S, f->type) ? "Copy" : "owned (moves)");
+			/* a field of type T (or Pair<T>): Copy or not per instance */
+			buf_printf(h, "type: `%s` — %s\n\n", sema_type_name(S, f->type), !sema_is_copy(S, f->type) ? "owned (moves)"
+			    : sema_type_info(&S->types, f->type)->open ? "Copy when the type arguments it mentions are" : "Copy");
 		} else {
 			buf_printf(h, "```spx\n%s::%s\n```\n\n", y->name, y->nom->cases[o->ci].name);
 			buf_printf(h, "case of variant `%s`\n\n", y->name);

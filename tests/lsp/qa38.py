@@ -1,9 +1,10 @@
-"""rename_refused.py BIN — a project rename whose candidate does not verify
+"""qa38.py BIN — a project rename whose candidate does not verify
 (qa38): the -32803 message names the first error's place, and when that lies
 in another module than the declaring one (a record field or a variant case an
 importer names by its name: rename edits the declaring module only), says the
 way on, a project transaction.  A rename whose error is in the declaring
-module itself gets the place only."""
+module itself gets the place only.  The hover of a generic record's field of
+type `T` does not call it Copy: that depends on the instance."""
 import os
 import shutil
 import subprocess
@@ -23,6 +24,14 @@ record Item {
     price: i64,
     @id("shop.model.item.qty")
     qty: i64,
+}
+
+@id("shop.model.pair")
+record Pair<T> {
+    @id("shop.model.pair.first")
+    first: T,
+    @id("shop.model.pair.n")
+    n: i64,
 }
 
 @id("shop.model.total")
@@ -81,11 +90,16 @@ def main():
         # a local renamed onto a name its scope binds: the error is in the declaring module, no transaction
         e = c.error("textDocument/rename", {"textDocument": {"uri": uri["model"]}, "position": pos(MODEL, "n = it"), "newName": "cost"})
         assert e["code"] == -32803 and " at " + paths["model"] + ":" in e["message"] and "transaction" not in e["message"], e
+        # a field of type T: Copy per instance; a field of type i64: Copy
+        h = c.call("textDocument/hover", {"textDocument": {"uri": uri["model"]}, "position": pos(MODEL, "first: T")})["contents"]["value"]
+        assert "type: `T` \u2014 Copy when the type arguments it mentions are" in h, h
+        h = c.call("textDocument/hover", {"textDocument": {"uri": uri["model"]}, "position": pos(MODEL, "n: i64")})["contents"]["value"]
+        assert "type: `i64` \u2014 Copy\n" in h, h
         c.call("shutdown")
         c.notify("exit")
         status, rest, err = c.finish()
         assert status == 0 and err == b"", (status, err[:2000])
-        print("lsp rename refused: ok")
+        print("lsp qa38: ok")
     finally:
         shutil.rmtree(tmp)
 
