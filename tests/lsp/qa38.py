@@ -4,7 +4,8 @@ in another module than the declaring one (a record field or a variant case an
 importer names by its name: rename edits the declaring module only), says the
 way on, a project transaction.  A rename whose error is in the declaring
 module itself gets the place only.  The hover of a generic record's field of
-type `T` does not call it Copy: that depends on the instance."""
+type `T` does not call it Copy: that depends on the instance.  A single
+file's refused local rename says where its error is (line:col)."""
 import os
 import shutil
 import subprocess
@@ -95,6 +96,15 @@ def main():
         assert "type: `T` \u2014 Copy when the type arguments it mentions are" in h, h
         h = c.call("textDocument/hover", {"textDocument": {"uri": uri["model"]}, "position": pos(MODEL, "n: i64")})["contents"]["value"]
         assert "type: `i64` \u2014 Copy\n" in h, h
+        # a file no manifest lists: a local renamed onto a bound name, refused with the place
+        solo = os.path.join(os.path.realpath(tmp), "solo.spx")
+        st = "module t.solo;\n\n@id(\"app.main\")\nfn main() -> i64\n{\n    let a = 1;\n    let b = 2;\n    a + b\n}\n"
+        with open(solo, "w", encoding="utf-8") as f:
+            f.write(st)
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": "file://" + solo, "languageId": "semaprax", "version": 1, "text": st}})
+        assert c.diags("file://" + solo) == []
+        e = c.error("textDocument/rename", {"textDocument": {"uri": "file://" + solo}, "position": pos(st, "b = 2"), "newName": "a"})
+        assert e["code"] == -32803 and e["message"] == "the renamed program does not verify: SPX-T209: local binding `a` shadows an existing value at 7:9", e
         c.call("shutdown")
         c.notify("exit")
         status, rest, err = c.finish()
