@@ -2187,6 +2187,16 @@ expect 1 "qa38: patch --json, a field an importer names" -- "$bin" patch "$tmp/q
 lacks "$tmp/out" "note: the errors" "qa38: --json prints the diagnostics alone"
 lacks "$tmp/err" "note: the errors" "qa38: --json prints no note"
 
+# qa38: G409's explanation says how to recover (the current revision, the
+# selectors that may have moved), not only "regenerate".
+expect 0 "qa38: explain G409" -- "$bin" explain SPX-G409
+has "$tmp/out" 'check each `expression` selector against `semaprax context <file> <fn-id>`' "qa38: G409 explains the recovery"
+# qa38: a project's G001 for a member's bare name names its owner-qualified
+# form, as a file's does.
+expect 1 "qa38: context of a project, a field's bare name" -- "$bin" context "$tmp/qa38p" qty
+has "$tmp/err" 'help: a member is named through its owner: `Item.qty` (stable id `shop.model.item.qty`, src/model.spx)' "qa38: the project's G001 names Item.qty"
+expect 0 "qa38: context of a project, the owner-qualified name" -- "$bin" context "$tmp/qa38p" Item.qty
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

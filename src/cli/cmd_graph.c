@@ -377,6 +377,30 @@ cli_proj_unknown(ProjLoaded *x, const char *symbol, int why)
 			}
 	} else {
 		buf_printf(&msg, "no declaration of project `%s` has the stable id or name `%s`", x->pj.man.name, symbol);
+		/* a member's bare name (`qty` for `Item.qty`): the owner-qualified
+		 * names to send, as for a file (graph_symbol_help), modules in
+		 * ModuleId order, each with its path */
+		int members = 0;
+		for (int k = 0; k < x->n && members <= 8; k++)
+			for (int j = 0; j < x->gs[k]->ndecls; j++) {
+				int i = x->gs[k]->by_id[j];
+				const GraphDecl *d = &x->gs[k]->decls[i];
+				if (d->origin || d->owner < 0 || strcmp(d->name, symbol) != 0)
+					continue;
+				if (members == 8) {
+					buf_puts(&help, ", …");
+					members++;
+					break;
+				}
+				buf_printf(&help, "%s`%s` (stable id `%s`, %s)", members++ ? ", " : "a member is named through its owner: ",
+				    graph_qualified_name(x->gs[k], i), d->id, x->paths[k]);
+			}
+		if (members) {
+			cli_report_shown(DIAG_G001, x->pj.manifest_path, project_manifest_shown(x->pj.manifest_path), msg.data, help.data);
+			buf_free(&msg);
+			buf_free(&help);
+			return;
+		}
 		/* the three nearest stable ids or names of every module (the
 		 * single file's rule: distance, then stable id, then ModuleId),
 		 * each with its module's path */
