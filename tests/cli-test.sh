@@ -2197,6 +2197,13 @@ expect 1 "qa38: context of a project, a field's bare name" -- "$bin" context "$t
 has "$tmp/err" 'help: a member is named through its owner: `Item.qty` (stable id `shop.model.item.qty`, src/model.spx)' "qa38: the project's G001 names Item.qty"
 expect 0 "qa38: context of a project, the owner-qualified name" -- "$bin" context "$tmp/qa38p" Item.qty
 
+# qa38: `context <module file>` is redirected to the project's context, whose
+# rows carry no bodies: a note says where a function's expression indices are
+# (G112's help sends an agent to `context <file>` for them).
+expect 1 "qa38: context of a project module file" -- in_dir "$tmp/qa38p" "$bin" context src/model.spx shop.model.total
+has "$tmp/err" 'help: `src/model.spx` is a module of the project in `.`: run `semaprax context . shop.model.total`' "qa38: the redirect"
+has "$tmp/err" "note: a project's context lists declarations and call edges, not bodies: a function's body with each expression's index (for a patch's \`expression\` selector) is in \`semaprax graph <project>\`, under its module" "qa38: where the bodies are"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

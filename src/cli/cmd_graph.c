@@ -30,12 +30,29 @@ typedef struct Loaded {
 	GraphMeta meta;
 } Loaded;
 
+/* `context <module file>` redirected to the project's context (qa38): that
+ * one carries nodes and edges, no bodies, so an agent after a function's
+ * expression indices (a v4 `expression` selector, G112's help) is told
+ * where they are: the module's graph in the project's. */
+static void
+project_context_note(DiagSink *ds)
+{
+	for (int i = 0; i < ds->items.len; i++) {
+		Diag *d = &ds->items.items[i];
+		if (d->code == DIAG_T105 && d->help && strstr(d->help, " is a module of the project in "))
+			diag_set_note(d, "a project's context lists declarations and call edges, not bodies: a function's body with "
+			    "each expression's index (for a patch's `expression` selector) is in `semaprax graph <project>`, under its module");
+	}
+}
+
 static bool
 load(Loaded *x, const char *path, const char *cmd, const char *rest)
 {
 	memset(x, 0, sizeof *x);
 	if (!driver_program_load_file(&x->P, path, &x->L, SESSION_CHECK_HIR) || !x->L->H) {
 		cli_listed_module_help(&x->L->diags, path, cmd, rest);
+		if (strcmp(cmd, "context") == 0)
+			project_context_note(&x->L->diags);
 		diag_emit_all(&x->L->diags, false);
 		cli_unload(&x->P);
 		return false;
