@@ -2190,7 +2190,7 @@ lacks "$tmp/err" "note: the errors" "qa38: --json prints no note"
 # qa38: G409's explanation says how to recover (the current revision, the
 # selectors that may have moved), not only "regenerate".
 expect 0 "qa38: explain G409" -- "$bin" explain SPX-G409
-has "$tmp/out" 'check each `expression` selector against `semaprax context <file> <fn-id>`' "qa38: G409 explains the recovery"
+has "$tmp/out" 'check each `expression` selector against the function'"'"'s body in `semaprax graph <file>`' "qa38: G409 explains the recovery"
 # qa38: a project's G001 for a member's bare name names its owner-qualified
 # form, as a file's does.
 expect 1 "qa38: context of a project, a field's bare name" -- "$bin" context "$tmp/qa38p" qty
