@@ -2148,6 +2148,62 @@ expect 1 "rev37: fix, misspelt calls with another arity" -- "$bin" fix "$tmp/rev
 has "$tmp/out" "no machine-applicable fixes in" "rev37: no rename to a function of another arity"
 if cmp -s "$tmp/rev37_arity.spx" "$tmp/rev37_arity.before"; then ok; else bad "rev37: fix renamed a call of another arity"; fi
 
+# qa38: an unsorted `sources` list's J100 help names the pair to move
+# (`fmt --manifest`, which the generic help offered, keeps the order written).
+"$bin" new "$tmp/qa38p" --name shop > /dev/null
+cat > "$tmp/qa38p/src/model.spx" <<'EOF'
+module shop.model;
+
+@id("shop.model.item")
+record Item {
+    @id("shop.model.item.price")
+    price: i64,
+    @id("shop.model.item.qty")
+    qty: i64,
+}
+
+@id("shop.model.total")
+fn total(it: Item) -> i64
+{
+    it.price * it.qty
+}
+EOF
+printf 'module shop.app;\nuse type @id("shop.model.item") from shop.model as Item;\nuse function @id("shop.model.total") from shop.model as total;\n\n@id("shop.app.main")\nfn main() -> i64\n{\n    total(Item { price: 3, qty: 2 })\n}\n' > "$tmp/qa38p/src/app.spx"
+sed -i 's|sources = .*|sources = ["src/model.spx", "src/app.spx", "src/core.spx", "src/tests.spx"]|' "$tmp/qa38p/semaprax.toml"
+expect 1 "qa38: check, unsorted sources" -- "$bin" check "$tmp/qa38p"
+has "$tmp/err" 'help: `src/app.spx` sorts before `src/model.spx`: list the source paths in byte order (`fmt --manifest` keeps the order written)' "qa38: J100 names the pair out of order"
+sed -i 's|sources = .*|sources = ["src/app.spx", "src/core.spx", "src/model.spx", "src/tests.spx"]|' "$tmp/qa38p/semaprax.toml"
+expect 0 "qa38: check, sorted sources" -- "$bin" check "$tmp/qa38p"
+# qa38: a module patch refused for errors in another module (a field an
+# importer still names) says so, and names the way on: a transaction.
+base=$("$bin" check "$tmp/qa38p" | sed -n 's|^  module shop.model src/model.spx (\(sha256:[0-9a-f]*\))$|\1|p')
+printf 'schema semaprax.semantic-patch.v2\nbase %s\nrename-member owner shop.model.item member shop.model.item.qty to count\n' "$base" > "$tmp/qa38_rename.spatch"
+cp "$tmp/qa38p/src/model.spx" "$tmp/qa38_model.before"
+expect 1 "qa38: patch, a field an importer names" -- "$bin" patch "$tmp/qa38p/src/model.spx" "$tmp/qa38_rename.spatch"
+has "$tmp/err" "error[SPX-T212]: unknown or duplicate field \`qty\` in \`Item\` construction at $tmp/qa38p/src/app.spx:8:28" "qa38: the importer's error"
+has "$tmp/err" "note: the errors are in another module, $tmp/qa38p/src/app.spx: a project transaction changes them in the same step (\`semaprax patch <project> <tx.json>\`, docs/PATCH.md)" "qa38: the note names the module and the transaction"
+if cmp -s "$tmp/qa38p/src/model.spx" "$tmp/qa38_model.before"; then ok; else bad "qa38: the refused patch wrote"; fi
+expect 1 "qa38: patch --json, a field an importer names" -- "$bin" patch "$tmp/qa38p/src/model.spx" "$tmp/qa38_rename.spatch" --json
+lacks "$tmp/out" "note: the errors" "qa38: --json prints the diagnostics alone"
+lacks "$tmp/err" "note: the errors" "qa38: --json prints no note"
+
+# qa38: G409's explanation says how to recover (the current revision, the
+# selectors that may have moved), not only "regenerate".
+expect 0 "qa38: explain G409" -- "$bin" explain SPX-G409
+has "$tmp/out" 'check each `expression` selector against the function'"'"'s body in `semaprax graph <file>`' "qa38: G409 explains the recovery"
+# qa38: a project's G001 for a member's bare name names its owner-qualified
+# form, as a file's does.
+expect 1 "qa38: context of a project, a field's bare name" -- "$bin" context "$tmp/qa38p" qty
+has "$tmp/err" 'help: a member is named through its owner: `Item.qty` (stable id `shop.model.item.qty`, src/model.spx)' "qa38: the project's G001 names Item.qty"
+expect 0 "qa38: context of a project, the owner-qualified name" -- "$bin" context "$tmp/qa38p" Item.qty
+
+# qa38: `context <module file>` is redirected to the project's context, whose
+# rows carry no bodies: a note says where a function's expression indices are
+# (G112's help sends an agent to `context <file>` for them).
+expect 1 "qa38: context of a project module file" -- in_dir "$tmp/qa38p" "$bin" context src/model.spx shop.model.total
+has "$tmp/err" 'help: `src/model.spx` is a module of the project in `.`: run `semaprax context . shop.model.total`' "qa38: the redirect"
+has "$tmp/err" "note: a project's context lists declarations and call edges, not bodies: a function's body with each expression's index (for a patch's \`expression\` selector) is in \`semaprax graph <project>\`, under its module" "qa38: where the bodies are"
+
 # The help system, version and doc: tests/help-test.sh (snapshots in tests/help/).
 if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.

@@ -23,6 +23,9 @@
 #   rename_local.py  rename of a local by scope (tests/lsp/locals.spx): the
 #               binding and its uses only, sibling scopes apart, `{ x }`
 #               shorthands kept, captures and clashes refused
+#   qa38.py     a project rename whose candidate fails: the error's place,
+#               and a transaction named when it lies in another module; the
+#               hover of a generic record's field of type T (qa38)
 #   prepare_rename.py  prepareRename: the name's range and text where rename
 #               would succeed (a local, a function, a field, a case), null on a
 #               keyword, a literal, a builtin, a compiler-owned name or `main`; a
@@ -47,6 +50,7 @@ SPX_SERVICE_VERIFY_PROJECT=1 t_py "$dir/project.py"
 t_py "$dir/project_edge.py"
 t_py "$dir/line_ends.py"
 t_py "$dir/rename_local.py"
+t_py "$dir/qa38.py"
 t_py "$dir/prepare_rename.py"
 t_py "$dir/walk.py"
 t_py "$dir/hostile.py" "${LSP_HOSTILE_N:-20000}"

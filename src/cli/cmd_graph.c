@@ -30,12 +30,29 @@ typedef struct Loaded {
 	GraphMeta meta;
 } Loaded;
 
+/* `context <module file>` redirected to the project's context (qa38): that
+ * one carries nodes and edges, no bodies, so an agent after a function's
+ * expression indices (a v4 `expression` selector, G112's help) is told
+ * where they are: the module's graph in the project's. */
+static void
+project_context_note(DiagSink *ds)
+{
+	for (int i = 0; i < ds->items.len; i++) {
+		Diag *d = &ds->items.items[i];
+		if (d->code == DIAG_T105 && d->help && strstr(d->help, " is a module of the project in "))
+			diag_set_note(d, "a project's context lists declarations and call edges, not bodies: a function's body with "
+			    "each expression's index (for a patch's `expression` selector) is in `semaprax graph <project>`, under its module");
+	}
+}
+
 static bool
 load(Loaded *x, const char *path, const char *cmd, const char *rest)
 {
 	memset(x, 0, sizeof *x);
 	if (!driver_program_load_file(&x->P, path, &x->L, SESSION_CHECK_HIR) || !x->L->H) {
 		cli_listed_module_help(&x->L->diags, path, cmd, rest);
+		if (strcmp(cmd, "context") == 0)
+			project_context_note(&x->L->diags);
 		diag_emit_all(&x->L->diags, false);
 		cli_unload(&x->P);
 		return false;
@@ -377,6 +394,30 @@ cli_proj_unknown(ProjLoaded *x, const char *symbol, int why)
 			}
 	} else {
 		buf_printf(&msg, "no declaration of project `%s` has the stable id or name `%s`", x->pj.man.name, symbol);
+		/* a member's bare name (`qty` for `Item.qty`): the owner-qualified
+		 * names to send, as for a file (graph_symbol_help), modules in
+		 * ModuleId order, each with its path */
+		int members = 0;
+		for (int k = 0; k < x->n && members <= 8; k++)
+			for (int j = 0; j < x->gs[k]->ndecls; j++) {
+				int i = x->gs[k]->by_id[j];
+				const GraphDecl *d = &x->gs[k]->decls[i];
+				if (d->origin || d->owner < 0 || strcmp(d->name, symbol) != 0)
+					continue;
+				if (members == 8) {
+					buf_puts(&help, ", …");
+					members++;
+					break;
+				}
+				buf_printf(&help, "%s`%s` (stable id `%s`, %s)", members++ ? ", " : "a member is named through its owner: ",
+				    graph_qualified_name(x->gs[k], i), d->id, x->paths[k]);
+			}
+		if (members) {
+			cli_report_shown(DIAG_G001, x->pj.manifest_path, project_manifest_shown(x->pj.manifest_path), msg.data, help.data);
+			buf_free(&msg);
+			buf_free(&help);
+			return;
+		}
 		/* the three nearest stable ids or names of every module (the
 		 * single file's rule: distance, then stable id, then ModuleId),
 		 * each with its module's path */

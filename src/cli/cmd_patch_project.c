@@ -626,6 +626,39 @@ cli_patch_project_emit(const ProjectPatch *pp, const char *head)
 	emit_candidate(&pp->C, &pp->cdiags, head);
 }
 
+/* After a module patch's candidate project failed: when errors lie in other
+ * modules (a field renamed, a parameter added, … that an importer uses), the
+ * way on is a transaction changing those modules too; said once (human
+ * form only: --json prints the diagnostics alone). */
+static void
+other_modules_note(const ProjectPatch *pp)
+{
+	if (cli_diag_json)
+		return;
+	const char *first = NULL;
+	int n = 0;
+	for (int m = 0; m < pp->C.nmods; m++) {
+		const Session *s = &pp->C.mods[m]->s;
+		if (s->diags.errors > 0 && strcmp(s->diags.path, pp->L->diags.path) != 0) {
+			if (!first)
+				first = s->diags.path;
+			n++;
+		}
+	}
+	if (!first)
+		return;
+	fputs("note: the errors are in ", stderr);
+	if (n == 1) {
+		fputs("another module, ", stderr);
+		Buf b = {0};
+		diag_put_visible(&b, first, strlen(first));
+		fwrite(b.data, 1, b.len, stderr);
+		buf_free(&b);
+	} else
+		fprintf(stderr, "%d other modules", n);
+	fputs(": a project transaction changes them in the same step (`semaprax patch <project> <tx.json>`, docs/PATCH.md)\n", stderr);
+}
+
 bool
 cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, char **cand, size_t *clen)
 {
@@ -640,6 +673,7 @@ cli_patch_project_plan(ProjectPatch *pp, const char *path, const SPatch *sp, Dia
 		buf_puts(&head, " is unchanged:\n");
 		cli_patch_project_emit(pp, head.data);
 		buf_free(&head);
+		other_modules_note(pp);
 		return false;
 	}
 	return cli_patch_accept(sp, plan, L, pp->Cs, pd);

@@ -623,6 +623,25 @@ strictly_sorted(char **v, int n)
 	return true;
 }
 
+/* A list strictly_sorted refused: its help names the first pair out of
+ * order (or the repeated item), which is all an author needs to move;
+ * `fmt --manifest` does not sort lists (the order is the author's). */
+static void
+unsorted_help(Diag *d, char **v, int n, const char *what)
+{
+	for (int i = 1; d && i < n; i++) {
+		int c = strcmp(v[i - 1], v[i]);
+		if (c == 0) {
+			diag_set_help(d, "`%s` is listed twice: list each of the %s once, in byte order", v[i], what);
+			return;
+		}
+		if (c > 0) {
+			diag_set_help(d, "`%s` sorts before `%s`: list the %s in byte order (`fmt --manifest` keeps the order written)", v[i], v[i - 1], what);
+			return;
+		}
+	}
+}
+
 /* The profiles the reference's table layout admits (TOOLCHAIN.md §2.2);
  * this toolchain checks every profile with the same (lifted) rules. */
 static const char *const profiles[] = {
@@ -661,7 +680,8 @@ validate_common(Reader *r, ProjectManifest *m)
 		else if (m->nsources < 2)
 			report_line(r, sl, DIAG_J100, "a project requires 2..=%d explicit source paths", max);
 		if (!strictly_sorted(m->sources, m->nsources))
-			report_line(r, sl, DIAG_J100, "source paths must be strictly byte-sorted and unique");
+			unsorted_help(report_line(r, sl, DIAG_J100, "source paths must be strictly byte-sorted and unique"),
+				m->sources, m->nsources, "source paths");
 		for (int i = 0; i < m->nsources; i++)
 			if (!valid_path(m->sources[i], ".spx")) {
 				report_line(r, sl, DIAG_J100, "source path `%s` is not a canonical relative .spx path of at most 240 bytes", m->sources[i]);
@@ -674,7 +694,8 @@ validate_common(Reader *r, ProjectManifest *m)
 		else if (m->nweb < 1 && !(m->profile && strcmp(m->profile, "owned-data-api.v1") == 0))
 			report_line(r, wl, DIAG_J100, "a project requires 1..=32 explicit web export identities");
 		if (!strictly_sorted(m->web, m->nweb))
-			report_line(r, wl, DIAG_J100, "web export identities must be strictly byte-sorted and unique");
+			unsorted_help(report_line(r, wl, DIAG_J100, "web export identities must be strictly byte-sorted and unique"),
+				m->web, m->nweb, "web export identities");
 		for (int i = 0; i < m->nweb; i++)
 			if (!valid_stable_id(m->web[i])) {
 				report_line(r, wl, DIAG_J100, "web export `%s` is not a bounded lowercase [a-z0-9._-] stable id", m->web[i]);

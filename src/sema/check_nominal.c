@@ -232,6 +232,32 @@ sema_check_method(FnCtx *C, const Expr *e)
 	return T_ERR;
 }
 
+/* The one field of fields[0, n) nearest a misspelt name (the distance rule
+ * of sema_near_case), skipping those skip[] marks (may be NULL); NULL when
+ * none or a tie (qa38: T212's and T214's did-you-mean). */
+static const char *
+near_field(const FieldSym *fields, int n, const bool *skip, const char *name)
+{
+	size_t len = strlen(name);
+	int best = -1, best_d = 3;
+	bool tie = false;
+	for (int i = 0; i < n; i++) {
+		if (skip && skip[i])
+			continue;
+		int d = spx_edit_distance(name, fields[i].name, true);
+		if (d > 2 || (d == 2 && (len < 5 || strlen(fields[i].name) < 5)))
+			continue;
+		if (d < best_d) {
+			best = i;
+			best_d = d;
+			tie = false;
+		} else if (d == best_d) {
+			tie = true;
+		}
+	}
+	return best < 0 || tie ? NULL : fields[best].name;
+}
+
 TypeId
 sema_check_field(FnCtx *C, const Expr *e)
 {
@@ -252,6 +278,14 @@ sema_check_field(FnCtx *C, const Expr *e)
 				/* `c.inc` without the call: a method is no value */
 				diag_set_help(d, "`%s` is a method of `%s`, not a field: call it, `%s.%s(…)`; a method is not a value",
 				    f, s->name, e->u.field.base->kind == EXPR_NAME ? e->u.field.base->u.name.s : "value", f);
+				return T_ERR;
+			}
+			const char *near = near_field(s->nom->fields, s->nom->nfields, NULL, f);
+			if (near) {
+				/* a misspelt field: the fix writes the declared one */
+				Name fn = ast_field_name(e);
+				diag_set_help(d, "did you mean `%s`?", near);
+				diag_add_fix(d, fn.span.start, fn.span.end, near);
 				return T_ERR;
 			}
 			/* its fields in declaration order, the first eight */
@@ -312,7 +346,27 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate payload field `%s` in `%s::%s` construction", inits[i].name.s, s->name, cname);
 			else
 				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate field `%s` in `%s` %s", inits[i].name.s, s->name, what);
-			diag_set_help(d, "name each declared field exactly once");
+			/* a misspelt field no other initializer names: did you mean it
+			 * (the fix renames it unless written as a shorthand `{ f }`,
+			 * whose name is also its value) */
+			const char *near = NULL;
+			if (idx < 0) {
+				bool *named = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
+				for (int j = 0; j < n; j++) {
+					int k = sema_field_find(S, decl, case_index, inits[j].name.s, true);
+					if (k >= 0)
+						named[k] = true;
+				}
+				near = near_field(fields, nfields, named, inits[i].name.s);
+				free(named);
+			}
+			if (near) {
+				const Expr *v = inits[i].value;
+				diag_set_help(d, "did you mean `%s`?", near);
+				if (!(v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start))
+					diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, near);
+			} else
+				diag_set_help(d, "name each declared field exactly once");
 			sema_check_expr(C, inits[i].value);
 			continue;
 		}

@@ -407,7 +407,9 @@ lsp_hover_text(Buf *h, Session *s, GraphModel *g, const LspOcc *o)
 		if (f) {
 			buf_printf(h, "```spx\n%s.%s: %s\n```\n\n", o->ci >= 0 ? y->nom->cases[o->ci].name : y->name, f->name,
 			    sema_type_name(S, f->type));
-			buf_printf(h, "type: `%s` — %s\n\n", sema_type_name(S, f->type), sema_is_copy(S, f->type) ? "Copy" : "owned (moves)");
+			/* a field of type T (or Pair<T>): Copy or not per instance */
+			buf_printf(h, "type: `%s` — %s\n\n", sema_type_name(S, f->type), !sema_is_copy(S, f->type) ? "owned (moves)"
+			    : sema_type_info(&S->types, f->type)->open ? "Copy when the type arguments it mentions are" : "Copy");
 		} else {
 			buf_printf(h, "```spx\n%s::%s\n```\n\n", y->name, y->nom->cases[o->ci].name);
 			buf_printf(h, "case of variant `%s`\n\n", y->name);
@@ -675,6 +677,21 @@ lsp_first_diag(LspReq *r, int code, const char *what, const DiagSink *d)
 		lsp_fail(r, code, "%s", what);
 }
 
+/* A renamed candidate of a single document that does not verify: its first
+ * diagnostic and where (line:col in the renamed text; a rename moves no
+ * line). */
+static void
+candidate_failed(LspReq *r, const DiagSink *d)
+{
+	if (!d->items.len) {
+		lsp_fail(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify");
+		return;
+	}
+	const Diag *g = &d->items.items[0];
+	lsp_fail(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify: %s: %.200s at %u:%u", diag_info[g->code].code, g->message,
+	    g->line, g->col);
+}
+
 bool
 lsp_rename_params(LspReq *r, const char **name, const char **rev)
 {
@@ -749,7 +766,7 @@ rename_local(LspReq *r, Session *s, const LspLocals *L, int b, const char *name,
 	driver_set_source(&c, cand, clen);
 	bool done = false;
 	if (!driver_parse(&c) || !driver_check(&c)) {
-		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
+		candidate_failed(r, &c.diags);
 	} else {
 		LspLocals after = {0};
 		lsp_locals(c.S, c.m, &after);
@@ -815,7 +832,7 @@ lsp_rename(LspReq *r, Buf *out)
 		driver_session_init(&c, doc->file.path);
 		driver_set_source(&c, cand, clen);
 		if (!driver_parse(&c) || !driver_check(&c)) {
-			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed program does not verify", &c.diags);
+			candidate_failed(r, &c.diags);
 		} else if (!patch_same_meaning(&rn.sp, &rn.plan, s->S, c.S, &rn.pd)) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
 		} else {

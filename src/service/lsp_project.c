@@ -642,6 +642,25 @@ first_errors(const Project *c)
 	return &c->diags;
 }
 
+/* A renamed candidate project that does not verify: its first error with
+ * its place; when that lies in another module than the declaring one (a
+ * field or case that module names by its name: the edit changes the
+ * declaring module only), the way on: a project transaction. */
+static void
+candidate_refused(LspReq *r, const Project *c, const char *decl_path)
+{
+	const DiagSink *d = first_errors(c);
+	if (!d->items.len) {
+		lsp_fail(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify");
+		return;
+	}
+	const Diag *g = &d->items.items[0];
+	bool other = d != &c->diags && d->path && !project_same_file(d->path, decl_path);
+	lsp_fail(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify: %s: %.100s at %.80s:%u:%u%s", diag_info[g->code].code, g->message,
+	    d->path ? d->path : "?", g->line, g->col,
+	    other ? "; help: rename edits the declaring module only; change both modules in one project transaction (docs/PATCH.md)" : "");
+}
+
 /* The candidate project: module tk's text cand, every other open document
  * of it as its overlay; the candidate's module tk, or DRIVER_NO_MODULE when
  * it does not verify (c to be freed either way). */
@@ -710,7 +729,7 @@ rename_local(LspReq *r, int k, const LspLocals *L, int b, const char *name, cons
 	ModuleId ck = check_candidate(r, p, ks, k, cand, clen, &c);
 	bool done = false;
 	if (ck == DRIVER_NO_MODULE) {
-		lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
+		candidate_refused(r, &c, ks->diags.path);
 	} else {
 		LspLocals after = {0};
 		lsp_locals(c.P.mods[ck]->s.S, c.P.mods[ck]->s.m, &after);
@@ -780,7 +799,7 @@ lsp_project_rename(LspReq *r, const char *name, const char *rev, Buf *out)
 		Project c;
 		ModuleId ck = check_candidate(r, p, ts, tk, cand, clen, &c);
 		if (ck == DRIVER_NO_MODULE) {
-			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the renamed project does not verify", first_errors(&c));
+			candidate_refused(r, &c, ts->diags.path);
 		} else if (!patch_same_meaning(&rn.sp, &rn.plan, ts->S, c.P.mods[ck]->s.S, &rn.pd)) {
 			lsp_first_diag(r, LSP_E_REQUEST_FAILED, "the rename changes meaning", &rn.pd);
 		} else if (!open_doc(r, ts->diags.path) && !disk_holds(ts->diags.path, ts->src, ts->len)) {

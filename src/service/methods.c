@@ -721,10 +721,15 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 	    !param_string(params, "calls", &calls, err) || !param_string(params, "called_by", &called_by, err) ||
 	    !param_bool(params, "trace", &trace, err))
 		return false;
+	/* an empty effect names none (the CLI refuses `--effect ""`): said so in
+	 * both forms, as the CLI's project form would only say `--effect` */
+	if (q.effect && !*q.effect)
+		return fail(err, SVC_E_PARAMS, "`effect` names an effect a `uses` declares, e.g. \"process.stdout.write\"");
 	json_t *kl = params ? json_object_get(params, "kind") : NULL;
 	if (kl) {
 		if (!json_is_array(kl) || json_array_size(kl) == 0)
-			return fail(err, SVC_E_PARAMS, "`kind` is a non-empty list of declaration kinds");
+			return fail(err, SVC_E_PARAMS, "`kind` is a non-empty list of declaration kinds, e.g. [\"function\"]: function, method, record, "
+			    "field, variant, case, case_field, class, resource, interface, import");
 		size_t i;
 		json_t *e;
 		json_array_foreach(kl, i, e) {
@@ -745,6 +750,16 @@ m_query(Service *v, json_t *params, Buf *out, SvcError *err)
 		for (int k = 0, n = 0; k < GK__COUNT; k++)
 			if (q.kinds & (1u << k))
 				n += snprintf(kinds + n, sizeof kinds - (size_t)n, "%s%s", n ? "," : "", graph_kind_names[k]);
+		/* as the file form answers them: an empty name or id prefix keeps
+		 * every declaration (the CLI refuses an empty option value), an
+		 * empty symbol names none */
+		if (q.name && !*q.name)
+			q.name = NULL;
+		if (q.id_prefix && !*q.id_prefix)
+			q.id_prefix = NULL;
+		if ((calls && !*calls) || (called_by && !*called_by))
+			return fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name ``; help: `semaprax query <project>` lists every "
+			    "declaration with its path and stable id");
 		char *argv[17] = { "query", "--manifest-path", v->manifest, "--json" };
 		int argc = 4;
 		const char *const opt[][2] = { { "--kind", q.kinds ? kinds : NULL }, { "--name", q.name }, { "--id", q.id_prefix },
@@ -1280,8 +1295,7 @@ m_run(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (v->project)
 		argv[argc++] = "--manifest-path";
 	argv[argc++] = v->project ? v->manifest : v->operand;
-	if (!v->project)
-		argv[argc++] = "--json";
+	argv[argc++] = "--json";   /* a project's too: semaprax.project-execution.v1 */
 	if (steps) {
 		snprintf(num, sizeof num, "%ld", steps);
 		argv[argc++] = "--max-steps";

@@ -145,7 +145,8 @@ static const McpTool mcp_tools[] = {
 	  "\"maximum\":65536},\"filters\":{\"type\":\"array\",\"items\":{\"enum\":[\"contracts\",\"ownership\",\"effects\",\"types\"]}},"
 	  TRACE_ARG "},\"required\":[\"symbol\"],\"additionalProperties\":false}" },
 	{ "query", "query", "Declarations matching every filter given (semaprax query --json).",
-	  "{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"name\":{\"type\":\"string\"},"
+	  "{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"function\",\"method\","
+	  "\"record\",\"field\",\"variant\",\"case\",\"case_field\",\"class\",\"resource\",\"interface\",\"import\"]}},\"name\":{\"type\":\"string\"},"
 	  "\"id\":{\"type\":\"string\"},\"effect\":{\"type\":\"string\"},\"calls\":{\"type\":\"string\"},\"called_by\":{\"type\":\"string\"},"
 	  TRACE_ARG "},\"additionalProperties\":false}" },
 	{ "doc", "doc", "The program's documentation (semaprax doc) of the file on disk.",

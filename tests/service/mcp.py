@@ -60,6 +60,10 @@ check(ctx["inputSchema"]["required"] == ["symbol"], "context requires symbol")
 # said only minimum 1; 10^9 + 1 was then refused with -32602)
 run = [t for t in tools if t["name"] == "run"][0]
 check(run["inputSchema"]["properties"]["max_steps"].get("maximum") == 10**9, "run max_steps maximum %r" % run["inputSchema"])
+# qa38: query's `kind` lists the kinds the service takes (it refuses any other)
+qk = [t for t in tools if t["name"] == "query"][0]["inputSchema"]["properties"]["kind"]
+check(qk["items"].get("enum") == ["function", "method", "record", "field", "variant", "case", "case_field", "class", "resource",
+                                  "interface", "import"] and qk.get("minItems") == 1, "query kind schema %r" % qk)
 
 
 def tool(name, args=None):

@@ -32,6 +32,10 @@ r2 = c.call("check", {"trace": True})
 check(r2["trace"]["reused"] == ["project"] and r2["revision"] == r["revision"], "project reused")
 t = c.call("test")
 check(t["exit"] == 0 and json.loads(t["stdout"].splitlines()[-1])["schema"].startswith("semaprax.project"), "test %r" % t)
+# qa38: a project's run answers `run <manifest> --json`'s envelope, as a file's does
+rn = c.call("run")
+env = json.loads(rn["stdout"])
+check(rn["exit"] == 0 and env["schema"] == "semaprax.project-execution.v1" and env["payload"]["role"] == "entry", "project run %r" % rn)
 
 # graph, query and context of a project: the CLI's project forms, byte for byte
 def cli_json(*args):
@@ -49,6 +53,11 @@ cx = c.call("context", {"symbol": sym, "direction": "both", "depth": 2})["contex
 check(cx == cli_json("context", ".", sym, "--direction", "both", "--depth", "2", "--max-bytes", "65536",
                      "--max-nodes", "256"), "project context equals the CLI's")
 check(cx["schema"] == "semaprax.project-agent-context.v1", "project context schema")
+# qa38: an empty name or id filter keeps every declaration, as the file form's does (the CLI's
+# project form refused it as `option --name needs a value`); an empty calls names none
+check(c.call("query", {"name": "", "id": "", "kind": ["function"]})["query"] == cli_json("query", ".", "--json", "--kind", "function"),
+      "empty name and id filters")
+check(c.error("query", {"calls": ""}) == -32005 and c.error("query", {"effect": ""}) == -32602, "empty calls and effect")
 check(c.error("context", {"symbol": "no.such.id"}) == -32005, "unknown symbol")
 e = c.request("context", {"symbol": "no.such.id"})["error"]
 check("; help: `semaprax query <project>` lists every declaration" in e["message"], "a project's -32005 carries the help %r" % e)
