@@ -143,7 +143,7 @@ $(RUNNER): tests/runner/runner.c
 
 # The random program generator of tests/random-test.sh (tools/progen.c).
 PROGEN = $(BUILD)/progen
-PROGEN_SRCS = tools/progen.c tools/progen_feat.c tools/progen_feat2.c tools/progen_feat3.c tools/progen_feat4.c tools/progen_feat5.c tools/progen_feat6.c tools/progen_feat7.c tools/progen_feat8.c
+PROGEN_SRCS = tools/progen.c tools/progen_feat.c tools/progen_feat2.c tools/progen_feat3.c tools/progen_feat4.c tools/progen_feat5.c tools/progen_feat6.c tools/progen_feat7.c tools/progen_feat8.c tools/progen_feat9.c
 $(PROGEN): $(PROGEN_SRCS) tools/progen.h
 	@mkdir -p $(BUILD)
 	$(CC) $(WARN) $(CPPFLAGS) $(CFLAGS) -o $@ $(PROGEN_SRCS)

@@ -875,6 +875,11 @@ int main(int argc, char **argv)
 	char bscal[64] = "";
 	pg_side_stream(seed * 0xff51afd7ed558ccdULL + 0x6273636cULL, 25, pg_feat_borrowscalar,
 	               bscal, sizeof bscal);
+	/* owned classes and collections, wide builtins (progen_feat9.c), in
+	 * 20% of the programs, on a stream of its own */
+	char ocls[64] = "";
+	pg_side_stream(seed * 0xc2b2ae3d27d4eb4fULL + 0x6f636c73ULL, 20, pg_feat_ownclass,
+	               ocls, sizeof ocls);
 
 	Buf prog = { 0 };
 	pg_bp(&prog, "module pg.s%llu;\n\n", seed);
@@ -938,6 +943,8 @@ int main(int argc, char **argv)
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", recpat);
 	if (bscal[0])
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", bscal);
+	if (ocls[0])
+		pg_bp(&prog, "    acc = mix(acc, %s);\n", ocls);
 	for (int i = 0; i < ncalls; i++) {
 		pg_bp(&prog, "    acc = mix(acc, %s);\n", calls[i]);
 		if (print && pg_chance(60)) {

@@ -5,7 +5,7 @@
  * templates; progen_feat4.c: random ownership flow; progen_feat5.c: generics
  * at owned types; progen_feat6.c: early exits from nested places, `for own`,
  * views, audited blocks; progen_feat7.c: record patterns; progen_feat8.c: scalar matches near
- * the bounds, repeated borrows).
+ * the bounds, repeated borrows; progen_feat9.c: owned classes and collections, wide builtins).
  */
 #ifndef PROGEN_H
 #define PROGEN_H
@@ -127,5 +127,9 @@ void pg_feat_recpat(char *call, size_t cap);
 /* progen_feat8.c: scalar matches near the bounds of usize, u8, i32 and
  * char; owned values lent to `borrow` parameters again and again; likewise */
 void pg_feat_borrowscalar(char *call, size_t cap);
+/* progen_feat9.c: classes with owned fields and method contracts, Vecs of
+ * owned records, string-valued maps, function-value Vecs, wide
+ * string_format, wide byte writes; likewise */
+void pg_feat_ownclass(char *call, size_t cap);
 
 #endif
