@@ -225,9 +225,9 @@ Expr *parse_expr(Parser *p);
 Expr *parse_cond(Parser *p);               /* record literals disabled */
 Expr *parse_new_expr(Parser *p, ExprKind k, Span s);
 FieldInit *parse_inits(Parser *p, int *n);  /* at `{` */
-Expr *parse_primary(Parser *p, bool *callable);
+Expr *parse_primary(Parser *p, bool *callable);   /* a literal pattern's value too (parse_pattern.c) */
 /* p's groups by ascending id in the arena after `old` (n of them), or NULL (*n 0). */
-const ExprGroup *parse_groups_finish(Parser *p, const ExprGroup *old, uint32_t nold, uint32_t *n);   /* a literal pattern's value too (parse_pattern.c) */
+const ExprGroup *parse_groups_finish(Parser *p, const ExprGroup *old, uint32_t nold, uint32_t *n);
 /* Range check of an integer literal token; negative = a folded minus. */
 void parse_check_int_range(Parser *p, const Token *t, bool negative);
 

@@ -396,6 +396,12 @@ plan_expr_in(Planner *P, char *fid, char *base, size_t size)
 		buf_printf(&help, "`%s` numbers its expressions 0 to %u: `semaprax context <file> %.*s` prints %s, each "
 		    "expression's index first", fid, hf->nexprs ? hf->nexprs - 1 : 0, cl ? (int)(cl - fid) : (int)strlen(fid), fid,
 		    cl ? "the closure in its body" : "its body");
+		/* a project's module: `context` of its file is refused (T105) and
+		 * the project's context has no bodies; its graph has them (rev38) */
+		buf_puts(&help, " (in a project's module: `semaprax graph <project>`, under module `");
+		for (int i = 0; i < P->m->name.nparts; i++)
+			buf_printf(&help, "%s%s", i ? "." : "", P->m->name.parts[i].s);
+		buf_puts(&help, "`)");
 		patch_stale_help(P, w, "the function has no expression with this index", help.data);
 		buf_free(&help);
 		return false;

@@ -25,14 +25,19 @@
 #define SCHEMA_V3 "semaprax.semantic-patch.v3"
 #define SCHEMA_V4 "semaprax.semantic-patch.v4"
 
+enum { LINE_WORDS = 16 };
+
 typedef struct Line {
 	const char *text;
 	uint32_t start, end;     /* the line without its terminator */
 	uint32_t lineno;
-	/* every word of the line (mend38: no fixed number, so a type or a
-	 * fragment written with many spaces is read whole) */
-	PatchWord *words;
-	int nwords, cap;
+	/* the line's first LINE_WORDS words, and how many it has: no fixed
+	 * shape has more, and add-parameter, whose type and argument may be
+	 * written with any number of spaces (mend38), reads them from the text
+	 * (rev38: a word array grew with the line, 28 bytes a 2-byte word, and
+	 * the search for `argument` rescanned the type at each: quadratic) */
+	PatchWord words[LINE_WORDS];
+	int nwords;
 } Line;
 
 static Span
@@ -55,11 +60,9 @@ split(Line *l)
 		uint32_t b = i;
 		while (i < l->end && l->text[i] != ' ' && l->text[i] != '\t' && l->text[i] != '\r')
 			i++;
-		if (l->nwords == l->cap) {
-			l->cap = l->cap ? l->cap * 2 : 16;
-			l->words = spx_xrealloc(l->words, sizeof *l->words * (size_t)l->cap);
-		}
-		PatchWord *w = &l->words[l->nwords++];
+		if (l->nwords++ >= LINE_WORDS)
+			continue;   /* counted only */
+		PatchWord *w = &l->words[l->nwords - 1];
 		w->s = spx_xstrndup(l->text + b, i - b);
 		w->span = span_at(b, i);
 		w->lineno = l->lineno;
@@ -69,17 +72,15 @@ split(Line *l)
 static void
 free_words(Line *l)
 {
-	for (int i = 0; i < l->nwords; i++)
+	for (int i = 0; i < l->nwords && i < LINE_WORDS; i++)
 		free(l->words[i].s);
-	free(l->words);
-	l->words = NULL;
-	l->nwords = l->cap = 0;
+	l->nwords = 0;
 }
 
 static bool
 is(const Line *l, int i, const char *s)
 {
-	return i < l->nwords && strcmp(l->words[i].s, s) == 0;
+	return i < l->nwords && i < LINE_WORDS && strcmp(l->words[i].s, s) == 0;
 }
 
 /* Moves word i of l into *w (the line no longer owns it). */
@@ -186,9 +187,9 @@ blank(char c)
  * G101.
  */
 static bool
-fragment(PatchOp *o, const Line *l, int wi, Cursor *c, DiagSink *d)
+fragment(PatchOp *o, const Line *l, Span kw, Cursor *c, DiagSink *d)
 {
-	uint32_t b = l->words[wi].span.end, e = l->end;
+	uint32_t b = kw.end, e = l->end;
 	while (b < e && blank(l->text[b]))
 		b++;
 	while (e > b && blank(l->text[e - 1]))
@@ -227,9 +228,10 @@ fragment(PatchOp *o, const Line *l, int wi, Cursor *c, DiagSink *d)
 		empty = blank(l->text[i]) || l->text[i] == '\n';
 	if (empty) {
 		Span s = line_span(l);
-		const char *kw = l->words[wi].s;
-		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `%s` is empty", l->lineno, kw);
-		diag_set_help(g, "write the source text after `%s`, or between a line ending in `%s <<<` and a `>>>` line", kw, kw);
+		int n = (int)(kw.end - kw.start);
+		const char *w = l->text + kw.start;
+		Diag *g = diag_report(d, DIAG_G101, &s, "invalid semantic patch instruction on line %u: the fragment after `%.*s` is empty", l->lineno, n, w);
+		diag_set_help(g, "write the source text after `%.*s`, or between a line ending in `%.*s <<<` and a `>>>` line", n, w, n, w);
 		return false;
 	}
 	o->text = spx_xstrndup(l->text + b, e - b);
@@ -245,7 +247,8 @@ fragment(PatchOp *o, const Line *l, int wi, Cursor *c, DiagSink *d)
 static bool
 add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 {
-	int k = -1;
+	Span arg = { 0, 0 };
+	bool found = false;
 	if (l->nwords < 7) {
 		bad_line(d, l, "expected `add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>]`");
 		return false;
@@ -253,21 +256,30 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 	uint32_t colon = 0;
 	for (uint32_t i = l->words[6].span.start; i < l->end && !colon; i++)
 		colon = l->text[i] == ':' ? i : 0;
-	for (int i = 7; colon && i < l->nwords && k < 0; i++) {
-		if (!is(l, i, "argument") || l->words[i].span.start <= colon)
+	/* one pass from the colon: the first word `argument` after the type's
+	 * first word, the brackets before it balanced */
+	int depth = 0;
+	bool word = false;
+	for (uint32_t j = colon ? colon + 1 : l->end; j < l->end && !found;) {
+		if (blank(l->text[j])) {
+			j++;
 			continue;
-		/* the type's first word lies between the colon and here, and the brackets balance */
-		int depth = 0;
-		bool word = false;
-		for (uint32_t j = colon + 1; j < l->words[i].span.start; j++) {
-			char ch = l->text[j];
-			depth += (ch == '<' || ch == '(' || ch == '[') - ((ch == '>' && l->text[j - 1] != '-') || ch == ')' || ch == ']');
-			word |= !blank(ch);
 		}
-		if (word && depth == 0)
-			k = i;
+		uint32_t w = j;
+		while (j < l->end && !blank(l->text[j]))
+			j++;
+		if (word && depth == 0 && j - w == 8 && memcmp(l->text + w, "argument", 8) == 0 && w > l->words[6].span.start) {
+			arg = span_at(w, j);
+			found = true;
+			break;
+		}
+		for (uint32_t x = w; x < j; x++) {
+			char ch = l->text[x];
+			depth += (ch == '<' || ch == '(' || ch == '[') - ((ch == '>' && l->text[x - 1] != '-') || ch == ')' || ch == ']');
+		}
+		word = true;
 	}
-	uint32_t b = l->words[6].span.start, e = k >= 0 ? l->words[k - 1].span.end : l->end;
+	uint32_t b = l->words[6].span.start, e = found ? arg.start : l->end;
 	while (e > b && blank(l->text[e - 1]))
 		e--;
 	/* `name: type`: a name (checked when planned, G103), `:`, something after it */
@@ -290,8 +302,8 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 	o->w[2].s = spx_xstrndup(l->text + b, n - b);
 	o->w[2].span = span_at(b, n);
 	o->w[2].lineno = l->lineno;
-	if (k >= 0) {
-		if (!fragment(o, l, k, c, d))
+	if (found) {
+		if (!fragment(o, l, arg, c, d))
 			return false;
 		o->arg = o->text;
 		o->arg_span = o->text_span;
@@ -310,23 +322,23 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 	if (is(l, 0, "replace-body") && l->nwords >= 4 && is(l, 1, "function") && is(l, 3, "with")) {
 		o = add_op(p, POP_REPLACE_BODY, l);
 		take(l, 2, &o->w[0]);
-		if (!fragment(o, l, 3, c, d))
+		if (!fragment(o, l, l->words[3].span, c, d))
 			return true;
 	} else if (is(l, 0, "replace-expression") && l->nwords >= 4 && is(l, 1, "expression") && is(l, 3, "with")) {
 		o = add_op(p, POP_REPLACE_EXPR, l);
 		take(l, 2, &o->w[0]);
-		if (!fragment(o, l, 3, c, d))
+		if (!fragment(o, l, l->words[3].span, c, d))
 			return true;
 	} else if (is(l, 0, "add-clause") && l->nwords >= 5 && is(l, 1, "function") && clause && is(l, 4, "with")) {
 		o = add_op(p, POP_ADD_CLAUSE, l);
 		take(l, 2, &o->w[0]);
 		take(l, 3, &o->w[1]);
-		if (!fragment(o, l, 4, c, d))
+		if (!fragment(o, l, l->words[4].span, c, d))
 			return true;
 	} else if (is(l, 0, "add-function") && l->nwords >= 4 && is(l, 1, "after") && is(l, 3, "with")) {
 		o = add_op(p, POP_ADD_FUNCTION, l);
 		take(l, 2, &o->w[0]);
-		if (!fragment(o, l, 3, c, d))
+		if (!fragment(o, l, l->words[3].span, c, d))
 			return true;
 	} else if (is(l, 0, "remove-clause") && l->nwords == 6 && is(l, 1, "function") && clause && is(l, 4, "index")) {
 		if (!canonical_u32(l->words[5].s)) {
@@ -353,7 +365,7 @@ parse_v4(SPatch *p, Line *l, Cursor *c, DiagSink *d)
 	} else if (is(l, 0, "add-case") && l->nwords >= 4 && is(l, 1, "variant") && is(l, 3, "with")) {
 		o = add_op(p, POP_ADD_CASE, l);
 		take(l, 2, &o->w[0]);
-		if (!fragment(o, l, 3, c, d))
+		if (!fragment(o, l, l->words[3].span, c, d))
 			return true;
 	} else if (is(l, 0, "remove-parameter") && l->nwords == 5 && is(l, 1, "function") && is(l, 3, "index")) {
 		if (!canonical_u32(l->words[4].s)) {
@@ -546,7 +558,7 @@ parse_v3(SPatch *p, const char *text, size_t len, DiagSink *d)
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		uint32_t end = nl ? (uint32_t)(nl - text) : (uint32_t)len;
-		Line l = { text, at, end, (uint32_t)n + 1, NULL, 0, 0 };
+		Line l = { text, at, end, (uint32_t)n + 1, {{0}}, 0 };
 		Span s = line_span(&l);
 		if (n == 3) {
 			diag_report(d, DIAG_G101, &s, "a " SCHEMA_V3 " patch has exactly three lines");
@@ -632,7 +644,7 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 	while (at < len) {
 		const char *nl = memchr(text + at, '\n', len - at);
 		uint32_t end = nl ? (uint32_t)(nl - text) : (uint32_t)len;
-		Line l = { text, at, end, ++lineno, NULL, 0, 0 };
+		Line l = { text, at, end, ++lineno, {{0}}, 0 };
 		split(&l);
 		at = end + 1;
 		Cursor cur = { text, len, at, lineno };

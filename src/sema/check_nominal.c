@@ -232,10 +232,10 @@ sema_check_method(FnCtx *C, const Expr *e)
 	return T_ERR;
 }
 
-/* The one field of fields[0, n) nearest a misspelt name (the distance rule
- * of sema_near_case), skipping those skip[] marks (may be NULL); NULL when
- * none or a tie (qa38: T212's and T214's did-you-mean). */
-static const char *
+/* The index of the one field of fields[0, n) nearest a misspelt name (the
+ * distance rule of sema_near_case), skipping those skip[] marks (may be
+ * NULL); -1 when none or a tie (qa38: T212's and T214's did-you-mean). */
+static int
 near_field(const FieldSym *fields, int n, const bool *skip, const char *name)
 {
 	size_t len = strlen(name);
@@ -255,7 +255,7 @@ near_field(const FieldSym *fields, int n, const bool *skip, const char *name)
 			tie = true;
 		}
 	}
-	return best < 0 || tie ? NULL : fields[best].name;
+	return tie ? -1 : best;
 }
 
 TypeId
@@ -280,8 +280,9 @@ sema_check_field(FnCtx *C, const Expr *e)
 				    f, s->name, e->u.field.base->kind == EXPR_NAME ? e->u.field.base->u.name.s : "value", f);
 				return T_ERR;
 			}
-			const char *near = near_field(s->nom->fields, s->nom->nfields, NULL, f);
-			if (near) {
+			int k = near_field(s->nom->fields, s->nom->nfields, NULL, f);
+			if (k >= 0) {
+				const char *near = s->nom->fields[k].name;
 				/* a misspelt field: the fix writes the declared one */
 				Name fn = ast_field_name(e);
 				diag_set_help(d, "did you mean `%s`?", near);
@@ -338,8 +339,32 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 	Sym *s = sema_sym(S, decl);
 	bool *seen = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
 	const char *cname = case_index >= 0 ? s->nom->cases[case_index].name : NULL;
+	/* each initializer's field (-1: unknown) and, for an unknown one, the
+	 * field it is a misspelling of: one no initializer names (rev38: once
+	 * for the literal, not once per unknown initializer, which was
+	 * quadratic) */
+	int *at = spx_xmalloc(sizeof *at * (size_t)(n ? n : 1)), *near = NULL, *claims = NULL;
 	for (int i = 0; i < n; i++) {
-		int idx = sema_field_find(S, decl, case_index, inits[i].name.s, true);
+		at[i] = sema_field_find(S, decl, case_index, inits[i].name.s, true);
+		if (at[i] < 0 && !near) {
+			near = spx_xmalloc(sizeof *near * (size_t)n);
+			claims = spx_xcalloc((size_t)(nfields ? nfields : 1), sizeof *claims);
+		}
+	}
+	if (near) {
+		bool *named = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
+		for (int j = 0; j < n; j++)
+			if (at[j] >= 0)
+				named[at[j]] = true;
+		for (int j = 0; j < n; j++) {
+			near[j] = at[j] < 0 ? near_field(fields, nfields, named, inits[j].name.s) : -1;
+			if (near[j] >= 0)
+				claims[near[j]]++;
+		}
+		free(named);
+	}
+	for (int i = 0; i < n; i++) {
+		int idx = at[i];
 		if (idx < 0 || seen[idx]) {
 			Diag *d;
 			if (cname)
@@ -348,23 +373,14 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate field `%s` in `%s` %s", inits[i].name.s, s->name, what);
 			/* a misspelt field no other initializer names: did you mean it
 			 * (the fix renames it unless written as a shorthand `{ f }`,
-			 * whose name is also its value) */
-			const char *near = NULL;
-			if (idx < 0) {
-				bool *named = spx_xcalloc((size_t)(nfields ? nfields : 1), 1);
-				for (int j = 0; j < n; j++) {
-					int k = sema_field_find(S, decl, case_index, inits[j].name.s, true);
-					if (k >= 0)
-						named[k] = true;
-				}
-				near = near_field(fields, nfields, named, inits[i].name.s);
-				free(named);
-			}
-			if (near) {
+			 * whose name is also its value, or another misspelling is
+			 * nearest the same field: rev38, both fixes named it twice) */
+			int k = idx < 0 ? near[i] : -1;
+			if (k >= 0) {
 				const Expr *v = inits[i].value;
-				diag_set_help(d, "did you mean `%s`?", near);
-				if (!(v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start))
-					diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, near);
+				diag_set_help(d, "did you mean `%s`?", fields[k].name);
+				if (claims[k] == 1 && !(v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start))
+					diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, fields[k].name);
 			} else
 				diag_set_help(d, "name each declared field exactly once");
 			sema_check_expr(C, inits[i].value);
@@ -395,6 +411,9 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 		diag_set_help(d, "add `%s: …` to the construction", fields[j].name);
 	}
 	free(seen);
+	free(at);
+	free(near);
+	free(claims);
 }
 
 static TypeId
