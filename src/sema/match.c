@@ -318,8 +318,6 @@ case_pattern(FnCtx *C, const Pattern *p, TypeId vt, bool bind_fields)
 		} else {
 			case_list_help(d, v);
 		}
-		if (bind_fields)
-			bind_unknown(C, p);   /* its names still bind (rev38: no T202 for each) */
 		return -1;
 	}
 	if (bind_fields) {
@@ -617,7 +615,6 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 			} else {
 				diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 			}
-			bind_unknown(C, p);
 		} else {
 			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
@@ -731,7 +728,6 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 				Diag *d = sema_error(S, DIAG_M103, p->span, "record pattern `%s` is incompatible with `%s`", p->u.record.type.s, sema_type_name(S, rt));
 				diag_set_help(d, plain_owned ? "write `match own …` to consume the record or `match borrow …` to inspect it"
 				    : "match the scrutinee's own record type");
-				bind_unknown(C, p);
 			} else {
 				field_patterns(C, p, p->u.record.fields, p->u.record.nfields, rt, -1, p->u.record.type.s);
 			}
@@ -743,7 +739,6 @@ match_record(FnCtx *C, const Expr *e, TypeId rt)
 		} else if (p->kind == PAT_CASE) {
 			Diag *d = sema_error(S, DIAG_M103, p->span, "variant pattern is incompatible with a record scrutinee");
 			diag_set_help(d, "match a record with one record pattern");
-			bind_unknown(C, p);
 		} else if (p->kind == PAT_WILD && e->u.match.mode != MATCH_PLAIN) {
 			Diag *d = sema_error(S, DIAG_O117, p->span, "explicit ownership match requires an exact record pattern");
 			diag_set_help(d, "name every field: `%s { … } => …`", sema_type_name(S, rt));
