@@ -1262,6 +1262,20 @@ patch_override_family(Sema *S, SymId m, SymId **out)
 	return n;
 }
 
+/* patch_override_family with the selected member m first (its refusals and
+ * texts come before the rest of the family's) */
+int
+patch_family_selected_first(Sema *S, SymId m, SymId **out)
+{
+	int nf = patch_override_family(S, m, out);
+	for (int i = 1; i < nf; i++)
+		if ((*out)[i] == m) {
+			(*out)[i] = (*out)[0];
+			(*out)[0] = m;
+		}
+	return nf;
+}
+
 SymId
 patch_param_target(Planner *P, bool add, uint32_t *at)
 {

@@ -181,14 +181,8 @@ patch_plan_add_param(Planner *P)
 		diag_set_help(g, "`%s` has a meaning of its own in SEMAPRAX; choose another parameter name", name);
 		return false;
 	}
-	/* the selected function first, then the rest of its override family */
 	SymId *fam;
-	int nf = patch_override_family(P->S, f, &fam);
-	for (int i = 1; i < nf; i++)
-		if (fam[i] == f) {
-			fam[i] = fam[0];
-			fam[0] = f;
-		}
+	int nf = patch_family_selected_first(P->S, f, &fam);
 	bool ok = true;
 	for (int m = 0; m < nf && ok; m++) {
 		const Sym *y = sema_sym(P->S, fam[m]);

@@ -123,6 +123,7 @@ PatchChange *patch_v4_change(Planner *P, const char *kind, const Sym *fn, const 
  * name in a class below it, in symbol order; a function alone.  *out is
  * malloc'd; the count. */
 int patch_override_family(Sema *S, SymId m, SymId **out);
+int patch_family_selected_first(Sema *S, SymId m, SymId **out);   /* the same, m first */
 /* add-parameter and remove-parameter's common start (plan.c): the function
  * or method the operation selects (G404/G107), its index in range (0..n
  * for add, 0..n-1 for remove, a method's n counting the parameters after

@@ -145,14 +145,8 @@ patch_plan_remove_param(Planner *P)
 	if (f < 0)
 		return false;
 	int ix = (int)strtoul(o->w[1].s, NULL, 10);
-	/* the selected function first, then the rest of its override family */
 	SymId *fam;
-	int nf = patch_override_family(P->S, f, &fam);
-	for (int i = 1; i < nf; i++)
-		if (fam[i] == f) {
-			fam[i] = fam[0];
-			fam[0] = f;
-		}
+	int nf = patch_family_selected_first(P->S, f, &fam);
 	bool ok = true;
 	for (int m = 0; m < nf && ok; m++) {
 		Sym *y = sema_sym(P->S, fam[m]);

@@ -232,30 +232,49 @@ sema_check_method(FnCtx *C, const Expr *e)
 	return T_ERR;
 }
 
+/* The nearest of candidates offered one at a time (near_try): a distance
+ * of at most 2, and 2 only between names of 5 bytes or more; a tie for
+ * the best is no answer. */
+typedef struct Near {
+	const char *want;
+	size_t len;
+	int best, best_d;
+	bool tie;
+} Near;
+
+static Near
+near_start(const char *want)
+{
+	Near n = { want, strlen(want), -1, 3, false };
+	return n;
+}
+
+static void
+near_try(Near *n, int i, const char *cand)
+{
+	int d = spx_edit_distance(n->want, cand, true);
+	if (d > 2 || (d == 2 && (n->len < 5 || strlen(cand) < 5)))
+		return;
+	if (d < n->best_d) {
+		n->best = i;
+		n->best_d = d;
+		n->tie = false;
+	} else if (d == n->best_d) {
+		n->tie = true;
+	}
+}
+
 /* The index of the one field of fields[0, n) nearest a misspelt name (the
  * distance rule of sema_near_case), skipping those skip[] marks (may be
  * NULL); -1 when none or a tie (qa38: T212's and T214's did-you-mean). */
 static int
 near_field(const FieldSym *fields, int n, const bool *skip, const char *name)
 {
-	size_t len = strlen(name);
-	int best = -1, best_d = 3;
-	bool tie = false;
-	for (int i = 0; i < n; i++) {
-		if (skip && skip[i])
-			continue;
-		int d = spx_edit_distance(name, fields[i].name, true);
-		if (d > 2 || (d == 2 && (len < 5 || strlen(fields[i].name) < 5)))
-			continue;
-		if (d < best_d) {
-			best = i;
-			best_d = d;
-			tie = false;
-		} else if (d == best_d) {
-			tie = true;
-		}
-	}
-	return tie ? -1 : best;
+	Near nr = near_start(name);
+	for (int i = 0; i < n; i++)
+		if (!skip || !skip[i])
+			near_try(&nr, i, fields[i].name);
+	return nr.tie ? -1 : nr.best;
 }
 
 TypeId
@@ -487,22 +506,10 @@ int
 sema_near_case(Sema *S, SymId variant, const char *name)
 {
 	const Sym *s = sema_sym(S, variant);
-	size_t n = strlen(name);
-	int best = -1, best_d = 3;
-	bool tie = false;
-	for (int i = 0; i < s->nom->ncases; i++) {
-		int d = spx_edit_distance(name, s->nom->cases[i].name, true);
-		if (d > 2 || (d == 2 && (n < 5 || strlen(s->nom->cases[i].name) < 5)))
-			continue;
-		if (d < best_d) {
-			best = i;
-			best_d = d;
-			tie = false;
-		} else if (d == best_d) {
-			tie = true;
-		}
-	}
-	return tie ? -1 : best;
+	Near nr = near_start(name);
+	for (int i = 0; i < s->nom->ncases; i++)
+		near_try(&nr, i, s->nom->cases[i].name);
+	return nr.tie ? -1 : nr.best;
 }
 
 TypeId
