@@ -6,8 +6,9 @@
  *   Runs `BIN parse FILE`, `BIN check FILE` and `BIN fmt --check FILE` as
  *   fresh processes, N times each (default 11, after one warm-up run), on
  *   a large generated program and a small one, and prints per command and
- *   file the median wall time, CPU time (user + system) and peak RSS
- *   beside the targets
+ *   file the median wall time, CPU time (user + system), peak RSS and
+ *   pages faulted or populated (bench_last_faults: a count load does not
+ *   move; on a VM each is microseconds) beside the targets
  *   (check: ≤ 25 ms and ≤ 10 MB on the ~48k-line program, ≤ 2 ms on the
  *   20-line one).  A row whose command did not exit 0 is flagged.
  *   FLOOR, an executable that does nothing (the Makefile links an empty
@@ -33,14 +34,16 @@ typedef struct Sample {
 	double wall_ms;
 	double cpu_ms;   /* user + system */
 	double rss_mb;
+	double faults;
 	int status;    /* exit status, or 128 + signal */
 } Sample;
 
 static Sample
 run_once(char *const argv[])
 {
-	Sample s = { 0, 0, 0, 0 };
+	Sample s = { 0, 0, 0, 0, 0 };
 	s.status = bench_run("bench_cli", argv, NULL, NULL, &s.wall_ms, &s.rss_mb, &s.cpu_ms);
+	s.faults = (double)bench_last_faults();
 	return s;
 }
 
@@ -75,7 +78,7 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 	if (file)
 		argv[k++] = (char *)file;
 	argv[k] = NULL;
-	double wall[MAX_RUNS], cpu[MAX_RUNS], rss[MAX_RUNS];
+	double wall[MAX_RUNS], cpu[MAX_RUNS], rss[MAX_RUNS], flt[MAX_RUNS];
 	int bad = 0;
 	run_once(argv);  /* warm-up: page cache, binary */
 	for (int i = 0; i < runs; i++) {
@@ -83,10 +86,12 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 		wall[i] = s.wall_ms;
 		cpu[i] = s.cpu_ms;
 		rss[i] = s.rss_mb;
+		flt[i] = s.faults;
 		if (s.status != 0)
 			bad = s.status;
 	}
 	double w = bench_median(wall, runs), c = bench_median(cpu, runs), m = bench_median(rss, runs);
+	double f = bench_median(flt, runs);
 	char tw[32] = "", tm[32] = "";
 	if (target_ms > 0)
 		snprintf(tw, sizeof tw, "(target <= %g)", target_ms);
@@ -94,7 +99,7 @@ row(const char *bin, const char *cmd, const char *flag, const char *file, const 
 		snprintf(tm, sizeof tm, "(target <= %g)", target_mb);
 	char name[48];
 	snprintf(name, sizeof name, "%s%s%s", *cmd ? cmd : "empty C", flag ? " " : "", flag ? flag : "");
-	printf("  %-12s %-12s %8.2f ms %-15s %8.2f ms %7.1f MB %-15s%s\n", name, label, w, tw, c, m, tm,
+	printf("  %-12s %-12s %8.2f ms %-15s %8.2f ms %7.1f MB %-15s %6.0f%s\n", name, label, w, tw, c, m, tm, f,
 	    bad ? "  [exit status not 0]" : "");
 }
 
@@ -116,7 +121,7 @@ main(int argc, char **argv)
 	snprintf(lbl_large, sizeof lbl_large, "%ld lines", count_lines(large));
 	snprintf(lbl_small, sizeof lbl_small, "%ld lines", count_lines(small));
 	printf("whole-process cost, median of %d fresh runs (a loaded machine inflates wall time; cpu = user + system):\n", runs);
-	printf("  %-12s %-12s %11s %-15s %11s %10s\n", "command", "input", "wall", "", "cpu", "peak RSS");
+	printf("  %-12s %-12s %11s %-15s %11s %10s %-15s %6s\n", "command", "input", "wall", "", "cpu", "peak RSS", "", "faults");
 	row(bin, "parse", NULL, large, lbl_large, runs, 0, 0);
 	row(bin, "check", NULL, large, lbl_large, runs, 25, 10);
 	row(bin, "fmt", "--check", large, lbl_large, runs, 0, 0);

@@ -25,6 +25,14 @@ now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+static long last_faults;
+
+long
+bench_last_faults(void)
+{
+	return last_faults;
+}
+
 int
 bench_run(const char *who, char *const argv[], char **out, size_t *len, double *wall_ms, double *rss_mb, double *cpu_ms)
 {
@@ -79,6 +87,7 @@ bench_run(const char *who, char *const argv[], char **out, size_t *len, double *
 	}
 	if (wall_ms)
 		*wall_ms = now_ms() - t0;
+	last_faults = ru.ru_minflt + ru.ru_majflt;
 	if (rss_mb)
 		*rss_mb = (double)ru.ru_maxrss / 1024.0;
 	if (cpu_ms)

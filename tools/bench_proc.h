@@ -24,6 +24,13 @@
 int bench_run(const char *who, char *const argv[], char **out, size_t *len, double *wall_ms, double *rss_mb,
     double *cpu_ms);
 
+/* The page faults (minor and major, from its rusage) of the child
+ * bench_run last reaped: pages first touched by a trap and pages made
+ * resident by MADV_POPULATE_WRITE alike (`perf stat -e page-faults`
+ * counts only the traps).  Load does not move it, and on a VM each such
+ * page costs microseconds (docs/DECISIONS.md perf39). */
+long bench_last_faults(void);
+
 /* The median of v[0..n) (sorts v). */
 double bench_median(double *v, int n);
 
