@@ -169,25 +169,39 @@ param_family(const SPatch *p, const PatchPlan *pl, Sema *before, int i, const Pa
 	f->family = b.data;
 }
 
-/* add-/remove-parameter: every member of the family the operation changes
- * (one change each) is compared, not the selected one alone: the effects
- * any member gains or loses, sorted, and (a family) the members whose
- * effects changed.  An argument the calls now pass may perform an effect
- * in a member whose body calls the family (`super.m(…)`). */
+/* add-/remove-parameter: every function the operation edits is compared,
+ * not the selected one alone — each member of the family (one change each)
+ * and each function holding a call the operation rewrote (an argument the
+ * calls now pass may perform an effect: in a caller, or in a member whose
+ * body calls the family, `super.m(…)`): the effects any of them gains or
+ * loses, sorted, and (more than one function) the ones whose effects
+ * changed. */
 static void
-family_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha, int i,
-    ReviewFact *f)
+param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha, int i, ReviewFact *f)
 {
 	Effects gained = { NULL, 0, 0 }, lost = { NULL, 0, 0 }, none = { NULL, 0, 0 }, eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
-	Buf in = {0};
-	int members = 0, changed = 0;
+	Effects fns = { NULL, 0, 0 };   /* the ids compared, in order: the changes', then the calls' holders */
 	for (int k = 0; k < pl->changes.len; k++) {
 		const PatchChange *d = &pl->changes.items[k];
-		if (d->op != i || !d->v4kind || !d->function)
-			continue;
-		members++;
-		effects_of(before, hb, d->function, &eb);
-		effects_of(after, ha, d->function, &ea);
+		if (d->op == i && d->v4kind && d->function)
+			add_effect(&fns, d->function);
+	}
+	for (int k = 0; k < pl->edits.len; k++) {
+		const PatchEdit *x = &pl->edits.items[k];
+		const Sym *holder = NULL;   /* the widest: a declared function, not a closure lifted from it */
+		for (SymId y = 0; x->op == i && y < before->syms.len; y++) {
+			const Sym *s = sema_sym(before, y);
+			if (s->fn && s->decl && !s->prelude && s->span.start <= x->start && x->end <= s->span.end &&
+			    (!holder || s->span.end - s->span.start > holder->span.end - holder->span.start))
+				holder = s;
+		}
+		add_effect(&fns, holder ? holder->id : NULL);
+	}
+	Buf in = {0};
+	int changed = 0;
+	for (int k = 0; k < fns.n; k++) {
+		effects_of(before, hb, fns.v[k], &eb);
+		effects_of(after, ha, fns.v[k], &ea);
 		bool diff = false;
 		for (int j = 0; j < ea.n; j++)
 			if (!has_effect(&eb, ea.v[j])) {
@@ -200,13 +214,14 @@ family_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *aft
 				diff = true;
 			}
 		if (diff)
-			buf_printf(&in, "%s`%s`", changed++ ? ", " : "", d->function);
+			buf_printf(&in, "%s`%s`", changed++ ? ", " : "", fns.v[k]);
 	}
 	f->added_effects = difference(&gained, &none);
 	f->removed_effects = difference(&lost, &none);
-	f->effects_in = members > 1 && changed ? in.data : NULL;
+	f->effects_in = fns.n > 1 && changed ? in.data : NULL;
 	if (!f->effects_in)
 		buf_free(&in);
+	free(fns.v);
 	free(gained.v);
 	free(lost.v);
 	free(eb.v);
@@ -233,7 +248,7 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		Effects eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
 		bool added = strcmp(c->v4kind, "function_added") == 0, deleted = strcmp(c->v4kind, "function_deleted") == 0;
 		if (p->ops[i].kind == POP_ADD_PARAM || p->ops[i].kind == POP_REMOVE_PARAM) {
-			family_effects(pl, before, hb, after, ha, i, f);
+			param_effects(pl, before, hb, after, ha, i, f);
 		} else {
 			effects_of(before, hb, added ? NULL : fid, &eb);
 			effects_of(after, ha, deleted ? NULL : fid, &ea);

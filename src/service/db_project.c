@@ -209,7 +209,7 @@ svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
 		snprintf(name, sizeof name, "%.*s", (int)(rb - lb - 1), lb + 1);
 	int dc = name[0] ? diag_lookup(name) : -1;
 	const char *m = dc >= 0 ? rb + 3 : cli, *at = NULL;
-	for (const char *x = m; x && x + 4 <= cli + n; x++)
+	for (const char *x = m; dc >= 0 && x + 4 <= cli + n; x++)
 		if (strncmp(x, " at ", 4) == 0)
 			at = x;
 	int mn = (int)((at ? at : cli + n) - m);
