@@ -2276,4 +2276,35 @@ if sh tests/help-test.sh "$bin"; then ok; else bad "tests/help-test.sh"; fi
 # `interpret` and `interpret-strings` beyond their fixture transcripts: tests/interpret-test.sh.
 if sh tests/interpret-test.sh "$bin"; then ok; else bad "tests/interpret-test.sh"; fi
 
+# ---- mend39 ----
+# A misspelt field written as a shorthand `{ qtty }` names its value too: the
+# fix writes the field before it (`qty: qtty`) only when the local `qtty` is
+# one the field's type accepts (the check fixtures T212/qa38_did_you_mean_shorthand
+# and mend39_shorthand_near_local, with .fixed, cover the fixes); a local of
+# another type gets the help line alone, and `fix` finds nothing.
+cat > "$tmp/m39_short.spx" <<'EOF'
+module t.m39;
+
+@id("t.item")
+record Item {
+    @id("t.item.price")
+    price: i64,
+    @id("t.item.qty")
+    qty: i64,
+}
+
+@id("app.main")
+fn main() -> i64
+{
+    let qtty = true;
+    let it = Item { price: 3, qtty };
+    it.price
+}
+EOF
+expect 1 "mend39: shorthand of a local of another type" -- "$bin" check "$tmp/m39_short.spx"
+has "$tmp/err" "did you mean \`qty\`?" "mend39: the did-you-mean help"
+lacks "$tmp/err" "keeps the local" "mend39: no field-writing help for a local the field does not accept"
+expect 1 "mend39: no fix for it" -- "$bin" fix "$tmp/m39_short.spx"
+has "$tmp/out" "no machine-applicable fixes in" "mend39: fix finds none"
+
 t_end

@@ -170,8 +170,10 @@ bool patch_has_v4_edit(const SPatch *p);
 
 /* ---- v4 review facts (review.c) ---- */
 
-/* What the re-verification observed about one v4 operation's function,
- * before and after: effects its body performs (its own builtin calls and
+/* What the re-verification observed about one v4 operation's function
+ * (add-/remove-parameter: every function it edits, the family's members
+ * and the holders of the calls it rewrote), before
+ * and after: effects its body performs (its own builtin calls and
  * the declared effects of the functions it calls, closures included),
  * `unsafe` blocks, its callers in the base program. */
 typedef struct ReviewFact {
@@ -183,6 +185,8 @@ typedef struct ReviewFact {
 	int sites;                  /* add-parameter: the calls given the argument; add-case: the matches other operations replace;
 	                               remove-parameter: the calls that lose the argument; remove-case: the arms removed */
 	char *family;               /* add-/remove-parameter of a method with overrides: every changed method's id, "a`, `b` and `c" (heap), else NULL */
+	char *effects_in;           /* add-/remove-parameter editing more than one function (a family's members, the calls' holders):
+	                               those whose effects changed, "`a`, `b`" (heap), else NULL */
 	bool method;                /* add-/remove-parameter of a method: the index counts after `self` */
 	bool has_fact;
 } ReviewFact;

@@ -1231,35 +1231,79 @@ patch_uses_in(Sema *S, const FnDecl *f, SymId fn)
 
 /* ---- add-parameter and remove-parameter: the target (duplicates D1) ---- */
 
+/* Is class c at or below the class below[] marks 1 (the root)?  below[]
+ * per symbol: 0 not yet known, 1 yes, 2 no, 3 on the chain being walked
+ * (met again: a cycle, which sema reports; no).  Each class's answer is
+ * settled once, so a pass over the table is linear. */
+static bool
+class_below(Sema *S, SymId c, unsigned char *below)
+{
+	SymId a = c;
+	while (a >= 0 && below[a] == 0) {
+		below[a] = 3;
+		a = sema_sym(S, a)->nom->parent;
+	}
+	unsigned char v = a >= 0 && below[a] == 1 ? 1 : 2;
+	for (SymId b = c; b >= 0 && below[b] == 3; b = sema_sym(S, b)->nom->parent)
+		below[b] = v;
+	return v == 1;
+}
+
 int
 patch_override_family(Sema *S, SymId m, SymId **out)
 {
 	const Sym *y = sema_sym(S, m);
-	*out = spx_xmalloc(sizeof(SymId));
-	(*out)[0] = m;
-	if (y->kind != SK_METHOD || y->owner < 0)
+	if (y->kind != SK_METHOD || y->owner < 0) {
+		*out = spx_xmalloc(sizeof(SymId));
+		(*out)[0] = m;
 		return 1;
+	}
 	/* the topmost class declaring the name: every override of its method, at any depth, is the family */
 	SymId root = y->owner;
 	for (SymId c = sema_sym(S, y->owner)->nom->parent; c >= 0; c = sema_sym(S, c)->nom->parent)
 		if (sema_own_method(S, c, y->name) >= 0)
 			root = c;
+	/* one pass marks the classes below root and counts their methods of the name */
+	unsigned char *below = spx_xcalloc((size_t)S->syms.len + 1, 1);
+	below[root] = 1;
 	int n = 0;
-	for (SymId c = 0; c < S->syms.len; c++) {
-		if (sema_sym(S, c)->kind != SK_CLASS)
-			continue;
-		bool below = false;
-		for (SymId a = c; a >= 0 && !below; a = sema_sym(S, a)->nom->parent)
-			below = a == root;
-		SymId k = below ? sema_own_method(S, c, y->name) : -1;
-		if (k < 0)
-			continue;
-		*out = spx_xrealloc(*out, sizeof(SymId) * (size_t)(n + 1));
-		(*out)[n++] = k;
-	}
-	if (n == 0)
-		(*out)[n++] = m;
-	return n;
+	for (SymId c = 0; c < S->syms.len; c++)
+		if (sema_sym(S, c)->kind == SK_CLASS && class_below(S, c, below) && sema_own_method(S, c, y->name) >= 0)
+			n++;
+	*out = spx_xmalloc(sizeof(SymId) * (size_t)(n ? n : 1));
+	int k = 0;
+	for (SymId c = 0; c < S->syms.len && k < n; c++)
+		if (sema_sym(S, c)->kind == SK_CLASS && below[c] == 1) {
+			SymId x = sema_own_method(S, c, y->name);
+			if (x >= 0)
+				(*out)[k++] = x;
+		}
+	free(below);
+	if (k == 0)
+		(*out)[k++] = m;
+	return k;
+}
+
+void
+patch_family_walk(Planner *P, const SPatch *p, int op, SymId f, FamilyWalk *fw, void *user, void (*cb)(Planner *, const Expr *))
+{
+	fw->nf = patch_override_family(P->S, f, &fw->fam);
+	fw->sites = spx_xcalloc((size_t)fw->nf, sizeof(int));
+	fw->change = patch_family_changes(P, op, fw->fam, fw->nf);
+	P->user = user;
+	patch_walk_op(P, p, op, f, cb);
+	P->user = NULL;
+	for (int m = 0; m < fw->nf; m++)
+		if (fw->change[m] > 0)
+			P->out->changes.items[fw->change[m] - 1].sites += fw->sites[m];
+}
+
+void
+patch_family_walk_free(FamilyWalk *fw)
+{
+	free(fw->fam);
+	free(fw->sites);
+	free(fw->change);
 }
 
 /* patch_override_family with the selected member m first (its refusals and

@@ -224,20 +224,12 @@ patch_plan_add_param(Planner *P)
 	return ok;
 }
 
-/* The calls gaining an argument: the family's, and per member the count. */
-typedef struct ArgScan {
-	SymId *fam;
-	int nf;
-	int *sites;
-	int *change;     /* per member: 1 + the index of its change */
-} ArgScan;
-
 /* A call of the function (or of a method of the family) gaining an
  * argument that no other operation replaces. */
 static void
 arg_call(Planner *P, const Expr *e)
 {
-	ArgScan *as = P->user;
+	FamilyWalk *as = P->user;   /* the family, per member its calls and change */
 	Expr *const *args;
 	int nargs;
 	int m = patch_family_call(P->S, e, as->fam, as->nf, &args, &nargs);
@@ -276,19 +268,9 @@ patch_v4_add_arguments(Planner *P, const SPatch *p)
 		SymId f = sema_strmap_get(&P->S->ids, p->ops[i].w[0].s);
 		if (f < 0 || !patch_v4_change_of(P, i))
 			continue;
-		ArgScan as;
-		as.nf = patch_override_family(P->S, f, &as.fam);
-		as.sites = spx_xcalloc((size_t)as.nf, sizeof(int));
-		as.change = patch_family_changes(P, i, as.fam, as.nf);
-		P->user = &as;
-		patch_walk_op(P, p, i, f, arg_call);
-		P->user = NULL;
-		for (int m = 0; m < as.nf; m++)
-			if (as.change[m] > 0)
-				P->out->changes.items[as.change[m] - 1].sites += as.sites[m];
-		free(as.fam);
-		free(as.sites);
-		free(as.change);
+		FamilyWalk fw;
+		patch_family_walk(P, p, i, f, &fw, &fw, arg_call);
+		patch_family_walk_free(&fw);
 		if (P->found) {
 			Diag *g = diag_report(P->d, DIAG_G112, &p->ops[i].w[0].span, "the argument list of a call of `%s` (source byte %u) could not be read",
 			    p->ops[i].w[0].s, P->found->span.start);

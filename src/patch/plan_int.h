@@ -140,6 +140,19 @@ int patch_family_call(Sema *S, const Expr *e, const SymId *fam, int n, Expr *con
 /* Per member of fam[0..n): 1 + the index of operation op's change of
  * it, or (another module's member) of op's first change (malloc'd). */
 int *patch_family_changes(Planner *P, int op, const SymId *fam, int n);
+/* The walk over operation op's calls of function f (of any method of its
+ * override family): fam, per member the calls cb counted in sites and
+ * the change (patch_family_changes); a walk's state (P->user) holds it. */
+typedef struct FamilyWalk {
+	SymId *fam;
+	int nf;
+	int *sites;
+	int *change;
+} FamilyWalk;
+/* Sets fw's members, walks op with cb (P->user = user, which holds fw) and
+ * adds each member's sites to its change; patch_family_walk_free frees. */
+void patch_family_walk(Planner *P, const SPatch *p, int op, SymId f, FamilyWalk *fw, void *user, void (*cb)(Planner *, const Expr *));
+void patch_family_walk_free(FamilyWalk *fw);
 bool patch_plan_add_param(Planner *P);
 bool patch_plan_add_case(Planner *P);
 bool patch_v4_add_arguments(Planner *P, const SPatch *p);

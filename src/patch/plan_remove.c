@@ -174,10 +174,7 @@ patch_plan_remove_param(Planner *P)
 
 /* What the walk over a removed parameter's function and calls found. */
 typedef struct ParamScan {
-	SymId *fam;                         /* the function, or the method's override family */
-	int nf;
-	int *sites;                         /* per member: the calls that drop the argument */
-	int *change;                        /* per member: 1 + the index of its change */
+	FamilyWalk fw;                      /* the function or the method's override family; per member the calls that drop the argument */
 	const Expr *impure, *impure_call;   /* the first argument that may not vanish, and its call */
 	int nimpure;
 	const Expr *value;                  /* the first use of the function as a value */
@@ -199,7 +196,7 @@ rm_call(Planner *P, const Expr *e)
 	}
 	Expr *const *args;
 	int nargs;
-	int m = patch_family_call(P->S, e, ps->fam, ps->nf, &args, &nargs);
+	int m = patch_family_call(P->S, e, ps->fw.fam, ps->fw.nf, &args, &nargs);
 	if (m < 0)
 		return;
 	uint32_t ix = (uint32_t)strtoul(P->o->w[1].s, NULL, 10);
@@ -223,9 +220,9 @@ rm_call(Planner *P, const Expr *e)
 	int n = L.nitems;
 	Span at = run_span(P->src, L.want_at, L.want_end, L.next_at, L.prev_end, ix == 0, ix == (uint32_t)n - 1, L.open, L.close, true);
 	patch_add_edit(P, at, "");
-	P->out->edits.items[P->out->edits.len - 1].change = ps->change[m];
+	P->out->edits.items[P->out->edits.len - 1].change = ps->fw.change[m];
 	P->ci++;
-	ps->sites[m]++;
+	ps->fw.sites[m]++;
 }
 
 typedef struct UseScan {
@@ -289,26 +286,16 @@ remove_param_sites(Planner *P, const SPatch *p, int i)
 	uint32_t ix = (uint32_t)strtoul(o->w[1].s, NULL, 10);
 	ParamScan ps;
 	memset(&ps, 0, sizeof ps);
-	ps.nf = patch_override_family(P->S, f, &ps.fam);
-	ps.sites = spx_xcalloc((size_t)ps.nf, sizeof(int));
-	ps.change = patch_family_changes(P, i, ps.fam, ps.nf);
-	P->user = &ps;
-	patch_walk_op(P, p, i, f, rm_call);
-	P->user = NULL;
+	patch_family_walk(P, p, i, f, &ps.fw, &ps, rm_call);
 	bool ok = true;
-	for (int m = 0; m < ps.nf; m++)
-		if (ps.change[m] > 0)
-			P->out->changes.items[ps.change[m] - 1].sites += ps.sites[m];
-	for (int m = 0; m < ps.nf && ok; m++) {
-		const Sym *y = sema_sym(P->S, ps.fam[m]);
-		if (ps.change[m] == 0 || y->origin)
+	for (int m = 0; m < ps.fw.nf && ok; m++) {
+		const Sym *y = sema_sym(P->S, ps.fw.fam[m]);
+		if (ps.fw.change[m] == 0 || y->origin)
 			continue;
-		PatchChange *c = &P->out->changes.items[ps.change[m] - 1];
+		PatchChange *c = &P->out->changes.items[ps.fw.change[m] - 1];
 		ok = member_unused(P, o, y, ix + (y->kind == SK_METHOD), c, c->sites);
 	}
-	free(ps.fam);
-	free(ps.sites);
-	free(ps.change);
+	patch_family_walk_free(&ps.fw);
 	if (!ok)
 		return false;
 	if (ps.nvalues > 0) {

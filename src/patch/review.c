@@ -110,7 +110,7 @@ static size_t
 fact_bytes(const ReviewFact *f)
 {
 	return (f->added_effects ? strlen(f->added_effects) : 0) + (f->removed_effects ? strlen(f->removed_effects) : 0) +
-	    (f->clause ? strlen(f->clause) : 0) + (f->family ? strlen(f->family) : 0);
+	    (f->clause ? strlen(f->clause) : 0) + (f->family ? strlen(f->family) : 0) + (f->effects_in ? strlen(f->effects_in) : 0);
 }
 
 /* The family of operation o and its subject (quoted selectors) into sub. */

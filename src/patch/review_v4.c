@@ -29,14 +29,20 @@ typedef struct Collect {
 	Effects *e;
 } Collect;
 
+static bool
+has_effect(const Effects *e, const char *s)
+{
+	for (int i = 0; i < e->n; i++)
+		if (strcmp(e->v[i], s) == 0)
+			return true;
+	return false;
+}
+
 static void
 add_effect(Effects *e, const char *s)
 {
-	if (!s)
+	if (!s || has_effect(e, s))
 		return;
-	for (int i = 0; i < e->n; i++)
-		if (strcmp(e->v[i], s) == 0)
-			return;
 	if (e->n == e->cap) {
 		e->cap = e->cap ? 2 * e->cap : 16;
 		e->v = spx_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
@@ -84,13 +90,9 @@ difference(const Effects *a, const Effects *b)
 {
 	const char **v = spx_xcalloc((size_t)a->n + 1, sizeof *v);
 	int n = 0;
-	for (int i = 0; i < a->n; i++) {
-		int k = 0;
-		while (k < b->n && strcmp(a->v[i], b->v[k]) != 0)
-			k++;
-		if (k == b->n)
+	for (int i = 0; i < a->n; i++)
+		if (!has_effect(b, a->v[i]))
 			v[n++] = a->v[i];
-	}
 	for (int i = 1; i < n; i++)
 		for (int j = i; j > 0 && strcmp(v[j - 1], v[j]) > 0; j--) {
 			const char *t = v[j];
@@ -167,6 +169,65 @@ param_family(const SPatch *p, const PatchPlan *pl, Sema *before, int i, const Pa
 	f->family = b.data;
 }
 
+/* add-/remove-parameter: every function the operation edits is compared,
+ * not the selected one alone — each member of the family (one change each)
+ * and each function holding a call the operation rewrote (an argument the
+ * calls now pass may perform an effect: in a caller, or in a member whose
+ * body calls the family, `super.m(…)`): the effects any of them gains or
+ * loses, sorted, and (more than one function) the ones whose effects
+ * changed. */
+static void
+param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha, int i, ReviewFact *f)
+{
+	Effects gained = { NULL, 0, 0 }, lost = { NULL, 0, 0 }, none = { NULL, 0, 0 }, eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
+	Effects fns = { NULL, 0, 0 };   /* the ids compared, in order: the changes', then the calls' holders */
+	for (int k = 0; k < pl->changes.len; k++) {
+		const PatchChange *d = &pl->changes.items[k];
+		if (d->op == i && d->v4kind && d->function)
+			add_effect(&fns, d->function);
+	}
+	for (int k = 0; k < pl->edits.len; k++) {
+		const PatchEdit *x = &pl->edits.items[k];
+		const Sym *holder = NULL;   /* the widest: a declared function, not a closure lifted from it */
+		for (SymId y = 0; x->op == i && y < before->syms.len; y++) {
+			const Sym *s = sema_sym(before, y);
+			if (s->fn && s->decl && !s->prelude && s->span.start <= x->start && x->end <= s->span.end &&
+			    (!holder || s->span.end - s->span.start > holder->span.end - holder->span.start))
+				holder = s;
+		}
+		add_effect(&fns, holder ? holder->id : NULL);
+	}
+	Buf in = {0};
+	int changed = 0;
+	for (int k = 0; k < fns.n; k++) {
+		effects_of(before, hb, fns.v[k], &eb);
+		effects_of(after, ha, fns.v[k], &ea);
+		bool diff = false;
+		for (int j = 0; j < ea.n; j++)
+			if (!has_effect(&eb, ea.v[j])) {
+				add_effect(&gained, ea.v[j]);
+				diff = true;
+			}
+		for (int j = 0; j < eb.n; j++)
+			if (!has_effect(&ea, eb.v[j])) {
+				add_effect(&lost, eb.v[j]);
+				diff = true;
+			}
+		if (diff)
+			buf_printf(&in, "%s`%s`", changed++ ? ", " : "", fns.v[k]);
+	}
+	f->added_effects = difference(&gained, &none);
+	f->removed_effects = difference(&lost, &none);
+	f->effects_in = fns.n > 1 && changed ? in.data : NULL;
+	if (!f->effects_in)
+		buf_free(&in);
+	free(fns.v);
+	free(gained.v);
+	free(lost.v);
+	free(eb.v);
+	free(ea.v);
+}
+
 void
 patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha,
     ReviewFact *facts)
@@ -186,10 +247,14 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 			fid = c->added_id && c->added_id[0] ? c->added_id : NULL;
 		Effects eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
 		bool added = strcmp(c->v4kind, "function_added") == 0, deleted = strcmp(c->v4kind, "function_deleted") == 0;
-		effects_of(before, hb, added ? NULL : fid, &eb);
-		effects_of(after, ha, deleted ? NULL : fid, &ea);
-		f->added_effects = difference(&ea, &eb);
-		f->removed_effects = difference(&eb, &ea);
+		if (p->ops[i].kind == POP_ADD_PARAM || p->ops[i].kind == POP_REMOVE_PARAM) {
+			param_effects(pl, before, hb, after, ha, i, f);
+		} else {
+			effects_of(before, hb, added ? NULL : fid, &eb);
+			effects_of(after, ha, deleted ? NULL : fid, &ea);
+			f->added_effects = difference(&ea, &eb);
+			f->removed_effects = difference(&eb, &ea);
+		}
 		free(eb.v);
 		free(ea.v);
 		f->unsafe_before = added ? 0 : unsafe_in(before, fid);
@@ -209,6 +274,7 @@ patch_review_facts_free(ReviewFact *facts, int n)
 		free(facts[i].added_effects);
 		free(facts[i].removed_effects);
 		free(facts[i].family);
+		free(facts[i].effects_in);
 	}
 	free(facts);
 }
@@ -357,14 +423,16 @@ patch_review_v4_row(const PatchOp *o, int i, const ReviewFact *f, int s, const c
 		break;
 	case S_SECURITY:
 		d = fx ? D_CHANGE : D_NO_CHANGE;
+		/* a family: the members whose effects changed, named */
 		if (added[0] && removed[0])
-			snprintf(st, size, "Operation %d: the changed code now performs %s and no longer %s (each within the declared `uses`).", i,
-			    added, removed);
+			snprintf(st, size, "Operation %d: the changed code%s%s now performs %s and no longer %s (each within the declared `uses`).", i,
+			    f->effects_in ? " of " : "", f->effects_in ? f->effects_in : "", added, removed);
 		else if (added[0])
-			snprintf(st, size, "Operation %d: the changed code now performs %s, which it did not before (within the declared `uses`).", i,
-			    added);
+			snprintf(st, size, "Operation %d: the changed code%s%s now performs %s, which it did not before (within the declared `uses`).", i,
+			    f->effects_in ? " of " : "", f->effects_in ? f->effects_in : "", added);
 		else if (removed[0])
-			snprintf(st, size, "Operation %d: the changed code no longer performs %s.", i, removed);
+			snprintf(st, size, "Operation %d: the changed code%s%s no longer performs %s.", i, f->effects_in ? " of " : "",
+			    f->effects_in ? f->effects_in : "", removed);
 		else
 			snprintf(st, size, "Operation %d leaves the effects the changed code performs unchanged, as checked on the patched program.", i);
 		break;

@@ -31,11 +31,11 @@ typedef struct Line {
 	const char *text;
 	uint32_t start, end;     /* the line without its terminator */
 	uint32_t lineno;
-	/* the line's first LINE_WORDS words, and how many it has: no fixed
+	/* the line's first LINE_WORDS words, and how many it has (words past
+	 * them are counted only, so a line's words take fixed room): no fixed
 	 * shape has more, and add-parameter, whose type and argument may be
-	 * written with any number of spaces (mend38), reads them from the text
-	 * (rev38: a word array grew with the line, 28 bytes a 2-byte word, and
-	 * the search for `argument` rescanned the type at each: quadratic) */
+	 * written with any number of spaces, reads them from the text in one
+	 * pass */
 	PatchWord words[LINE_WORDS];
 	int nwords;
 } Line;
@@ -623,8 +623,8 @@ patch_parse(SPatch *p, const char *text, size_t len, DiagSink *d)
 	memset(p, 0, sizeof *p);
 	p->version = 1;
 	int errors = d->errors;
-	/* a NUL byte would end a word early (`rename a.b to s\0um` renamed to
-	 * `s`): refused wherever it is, every version */
+	/* a NUL byte would end a word early (`rename a.b to s\0um` would
+	 * rename to `s`): refused wherever it is, every version */
 	const char *nul = memchr(text, '\0', len);
 	if (nul) {
 		uint32_t lineno = 1;

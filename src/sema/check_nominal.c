@@ -391,15 +391,36 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			else
 				d = sema_error(S, DIAG_T212, inits[i].span, "unknown or duplicate field `%s` in `%s` %s", inits[i].name.s, s->name, what);
 			/* a misspelt field no other initializer names: did you mean it
-			 * (the fix renames it unless written as a shorthand `{ f }`,
-			 * whose name is also its value, or another misspelling is
-			 * nearest the same field: rev38, both fixes named it twice) */
+			 * (no fix when another misspelling is nearest the same field:
+			 * both would name it).  The fix renames the field; a shorthand
+			 * `{ qtty }` names its value too, so its fix writes the field
+			 * before it, `qty: qtty`, keeping the value: only when that
+			 * value is a local the field's type accepts (else the name is
+			 * T202's to fix, whose rename makes the shorthand right) */
 			int k = idx < 0 ? near[i] : -1;
 			if (k >= 0) {
 				const Expr *v = inits[i].value;
-				diag_set_help(d, "did you mean `%s`?", fields[k].name);
-				if (claims[k] == 1 && !(v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start))
-					diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, fields[k].name);
+				const char *fname = fields[k].name;
+				if (v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start) {
+					const Local *l = sema_local_find(C, v->u.name.s);
+					TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
+					if (l && sema_type_accepts(S, want, l->type)) {
+						diag_set_help(d, "did you mean `%s`? `%s: %s` names the field and keeps the local `%s` as its value", fname, fname,
+						    v->u.name.s, v->u.name.s);
+						if (claims[k] == 1) {
+							Buf t = {0};
+							buf_printf(&t, "%s: %s", fname, v->u.name.s);
+							diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, t.data);
+							buf_free(&t);
+						}
+					} else {
+						diag_set_help(d, "did you mean `%s`?", fname);
+					}
+				} else {
+					diag_set_help(d, "did you mean `%s`?", fname);
+					if (claims[k] == 1)
+						diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, fname);
+				}
 			} else
 				diag_set_help(d, "name each declared field exactly once");
 			sema_check_expr(C, inits[i].value);

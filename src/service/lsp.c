@@ -476,7 +476,7 @@ project_release(Lsp *L, LspProj *p)
 static void
 doc_set(LspDoc *d, json_t *text, long version)
 {
-	SvcError e;
+	SvcError e = { 0, "", NULL };
 	svc_file_set(&d->file, json_string_value(text), json_string_length(text), &e);
 	d->version = version;
 	lsp_doc_lines(d);

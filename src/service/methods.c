@@ -505,8 +505,23 @@ program(Service *v, SvcTrace *t, SvcError *err)
 		return fail(err, SVC_E_UNSUPPORTED, "graph, context and query read a single file (serve one of the project's files)");
 	if (!ensure_input(v, err))
 		return false;
-	if (!svc_file_program(&v->file, t))
-		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify: `check` reports why");
+	if (!svc_file_program(&v->file, t)) {
+		/* its diagnostics as `check` answers them, in `data` (as a project's) */
+		DiagSink s;
+		SvcTrace quiet;
+		svc_trace_init(&quiet);
+		quiet.off = true;
+		(void)svc_file_check(&v->file, &quiet, &s);
+		svc_trace_free(&quiet);
+		Buf d = {0};
+		bool first = true;
+		buf_puts(&d, "{\"diagnostics\":[");
+		put_diags(&d, &s, &first);
+		buf_puts(&d, "]}");
+		diag_free(&s);
+		err->data = d.data;
+		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them");
+	}
 	return true;
 }
 
@@ -558,17 +573,11 @@ project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcEr
 	int status = 0;
 	bool ok = held_capture(v, argc, argv, &bo, &be, &status, err);
 	if (ok && status != 0) {
-		/* the first diagnostic and its help line (a G001's help names the
+		/* structured diagnostics in `data` (a G001's help names the
 		 * candidates of an ambiguous symbol: the agent's next request) */
 		const char *e = be.data ? be.data : "";
-		int n = (int)strcspn(e, "\n");
-		const char *h = e[n] ? e + n + 1 : "";
-		while (*h == ' ')
-			h++;
-		int hn = strncmp(h, "help: ", 6) == 0 ? (int)strcspn(h, "\n") : 0;
 		bool symbol = strstr(e, "[SPX-G001]") != NULL;   /* unknown or ambiguous: one code */
-		ok = fail(err, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, "%.*s%s%.*s",
-		    n > 300 ? 300 : n, e, hn ? "; " : "", hn > 400 ? 400 : hn, h);
+		ok = svc_project_read_failed(v, e, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, err);
 	}
 	if (ok) {
 		size_t len = bo.len;
@@ -625,6 +634,19 @@ resolve(Service *v, const char *symbol, int *out, SvcError *err)
 		fail(err, SVC_E_SYMBOL, "symbol `%.100s` names several declarations; help: %.500s", symbol, h.data ? h.data : "");
 	else
 		fail(err, SVC_E_SYMBOL, "no declaration has the stable id or name `%.100s`; help: %.500s", symbol, h.data ? h.data : "");
+	/* and the CLI's G001 as the object `check` answers, in `data` (whole) */
+	DiagSink s;
+	diag_init(&s, v->file.path, NULL, 0);
+	Diag *g = diag_report(&s, DIAG_G001, NULL, *out == -2 ? "symbol `%s` names several declarations" : "no declaration has the stable id or name `%s`",
+	    symbol);
+	diag_set_help(g, "%s", h.data ? h.data : "");
+	Buf d = {0};
+	bool first = true;
+	buf_puts(&d, "{\"diagnostics\":[");
+	put_diags(&d, &s, &first);
+	buf_puts(&d, "]}");
+	diag_free(&s);
+	err->data = d.data;
 	buf_free(&h);
 	return false;
 }
@@ -1129,7 +1151,7 @@ patch_base_is(Service *v, const char *patch, const char *rev, SvcError *err)
 		SvcTrace t;
 		svc_trace_init(&t);
 		DiagSink s;
-		SvcError ignored;
+		SvcError ignored = { 0, "", NULL };
 		if (ensure_input(v, &ignored)) {
 			if (svc_file_check(&v->file, &t, &s))
 				now = svc_file_revision(&v->file);
@@ -1353,6 +1375,7 @@ m_protocol(Service *v, json_t *params, Buf *out, SvcError *err)
 bool
 svc_call(Service *v, const char *method, json_t *params, Buf *out, SvcError *err)
 {
+	err->data = NULL;
 	if (params && !json_is_object(params))
 		return fail(err, SVC_E_PARAMS, "params must be an object");
 	if (strcmp(method, "protocol") == 0)

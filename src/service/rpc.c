@@ -83,15 +83,29 @@ svc_json_text(Buf *out, const char *message)
 	json_cstr(out, message);
 }
 
+/* The error object; data (a JSON object: a project read's diagnostics) is
+ * its `data` when the reply stays within max (0: no bound). */
 static void
-reply_error(Buf *out, json_t *id, int code, const char *message)
+reply_error_data(Buf *out, json_t *id, int code, const char *message, const char *data, size_t max)
 {
 	out->len = 0;
 	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
 	svc_put_id(out, id);
 	buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
 	svc_json_text(out, message);
+	if (data && (max == 0 || out->len + strlen(data) + 16 <= max)) {
+		buf_puts(out, ",\"data\":");
+		buf_puts(out, data);
+	} else if (data) {
+		buf_puts(out, ",\"data\":{\"diagnostics\":null}");   /* beyond the message bound: `check` lists them */
+	}
 	buf_puts(out, "}}");
+}
+
+static void
+reply_error(Buf *out, json_t *id, int code, const char *message)
+{
+	reply_error_data(out, id, code, message, NULL, 0);
 }
 
 static void
@@ -244,7 +258,7 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 		return false;
 	}
 	Buf r = {0};
-	SvcError e = { 0, "" };
+	SvcError e = { 0, "", NULL };
 	bool ok = svc_call(v, tool->method, args, &r, &e);
 	/* a patch or fix tool whose command refused (`{"exit":N,…}`, N ≠ 0) wrote
 	 * nothing: isError, so an agent that reads only the flag does not take
@@ -257,10 +271,13 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	if (ok) {
 		json_str(res, r.data ? r.data : "", r.len);
 	} else {
-		char text[sizeof e.message + 32];
-		snprintf(text, sizeof text, "error %d: %s", e.code, e.message);
-		svc_json_text(res, text);
+		/* the error's data (a project read's diagnostics) on a line of its own */
+		Buf text = {0};
+		buf_printf(&text, "error %d: %s%s%s", e.code, e.message, e.data ? "\n" : "", e.data ? e.data : "");
+		svc_json_text(res, text.data);
+		buf_free(&text);
 	}
+	free(e.data);
 	buf_printf(res, "}],\"isError\":%s}", ok && !refused ? "false" : "true");
 	buf_free(&r);
 	return true;
@@ -384,7 +401,7 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 			buf_free(&r);
 		} else {
 			Buf r = {0};
-			SvcError e = { 0, "" };
+			SvcError e = { 0, "", NULL };
 			bool ok;
 			if (v->o.mcp && strcmp(name, "initialize") == 0) {
 				mcp_initialize(params, &r);
@@ -408,7 +425,8 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 			if (ok)
 				reply_result(v, out, id, &r);
 			else
-				reply_error(out, id, e.code, e.message);
+				reply_error_data(out, id, e.code, e.message, e.data, v->o.max_message);
+			free(e.data);
 			buf_free(&r);
 		}
 	}

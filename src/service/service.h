@@ -101,6 +101,7 @@ bool svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out);
 typedef struct SvcError {
 	int code;
 	char message[768];   /* room for a diagnostic's line and its help */
+	char *data;          /* the error's `data`, a JSON object (heap; svc_call clears it, the replier frees it), or NULL */
 } SvcError;
 
 /* Runs one operation: its JSON result into out; false with *err set. */

@@ -154,6 +154,15 @@ bool svc_project_check(Service *v, SvcTrace *t, bool reload);
  * buffers ov (read from the disk otherwise), re-checking only what changed
  * since *pj; true when it verifies. */
 bool svc_project_update(Project **pj, const char *manifest, const ProjectOverlay *ov, int nov, SvcTrace *t);
+/* A project read (graph, context, query, doc) that failed: its diagnostics
+ * as the objects `check` answers, into err->data as {"diagnostics":[…]}.
+ * Not verifying: the project loaded as the CLI's project forms load it
+ * (project_check_overlay with the held buffers, project_lower), every
+ * diagnostic; otherwise (a symbol, G001) the first diagnostic the command
+ * printed, cli its stderr, read back (no span: the forms' own refusals
+ * have none).  err->message: that diagnostic's message and help, or for a
+ * project that does not verify a pointer to `data`.  False. */
+bool svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err);
 
 /* Runs command argv[0] of o's command table in this process (stdin from
  * /dev/null, stdout and stderr captured into bo and be, each within

@@ -61,6 +61,11 @@ check(c.error("query", {"calls": ""}) == -32005 and c.error("query", {"effect": 
 check(c.error("context", {"symbol": "no.such.id"}) == -32005, "unknown symbol")
 e = c.request("context", {"symbol": "no.such.id"})["error"]
 check("; help: `semaprax query <project>` lists every declaration" in e["message"], "a project's -32005 carries the help %r" % e)
+# mend39: and its G001 as a `check` object (no span), not the CLI's human line
+g = e.get("data", {}).get("diagnostics", [])
+check(len(g) == 1 and g[0]["code"] == "SPX-G001" and g[0]["location"] is None and g[0]["path"] == "semaprax.toml"
+      and "no.such.id" in g[0]["message"] and g[0]["help"].startswith("`semaprax query <project>`")
+      and not e["message"].startswith("error["), "a project's -32005 data %r" % e)
 check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
@@ -128,6 +133,13 @@ check(c.error("test") == -32006 and c.error("run") == -32006, "run and test exec
 check(c.error("graph") == -32004 and c.error("query") == -32004 and c.error("context", {"symbol": sym}) == -32004,
       "the held buffer does not verify")
 check(c.call("doc")["exit"] == 1, "doc of the held buffer fails as check does")
+# mend39: the error carries the project's diagnostics as the objects `check`
+# answers (code, span, message, help), not the CLI's human line
+held = c.call("check")["diagnostics"]
+for m, prm in (("graph", {}), ("query", {}), ("context", {"symbol": sym})):
+    e = c.request(m, prm)["error"]
+    check(e["code"] == -32004 and e["data"]["diagnostics"] == held and held and "error[" not in e["message"],
+          "%s: structured diagnostics %r" % (m, e))
 check(c.call("refresh")["ok"] is False, "a refresh from disk keeps the overlay")
 # path alone: the disk bytes again
 check(c.call("refresh", {"path": lib})["ok"], "overlay dropped")

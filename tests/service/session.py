@@ -278,6 +278,11 @@ check([x[1] for x in q["query"]["declarations"]] == ["auto:demo.app.twice"], "qu
 cx = c.call("context", {"symbol": "twice", "direction": "both", "depth": 2})
 check(cx["context"]["root"] == "auto:demo.app.twice", "context root")
 check(c.error("context", {"symbol": "nosuch"}) == -32005, "unknown symbol code")
+# mend39: the CLI's G001 as the object `check` answers, in `data`
+e = c.request("context", {"symbol": "nosuch"})["error"]
+g = e.get("data", {}).get("diagnostics", [])
+check(len(g) == 1 and g[0]["code"] == "SPX-G001" and g[0]["location"] is None and "`nosuch`" in g[0]["message"]
+      and g[0]["help"] and e["message"].endswith("; help: " + g[0]["help"]), "G001 data %r" % e)
 # -32005 carries the CLI's G001 help: the nearest ids (a user walk: the service
 # said only "no declaration has …", the CLI "did you mean …")
 e = c.request("context", {"symbol": "twicee"})["error"]
@@ -527,5 +532,17 @@ c = Client(BIN, os.path.join(tempdir(), "nosuch.spx"))
 r = c.request("check")
 check(r.get("error", {}).get("code") == -32009 and r["error"]["message"].startswith("SPX-I001: cannot read ")
       and "No such file or directory" in r["error"]["message"], "unreadable file %r" % r)
+c.close()
+
+# mend39: graph, context and query of a program that does not verify answer
+# -32004 with its diagnostics in `data`, the objects `check` answers
+bad = os.path.join(tempdir(), "bad.spx")
+with open(bad, "w") as f:
+    f.write(BASE.replace("x * 3", "x * true"))
+c = Client(BIN, bad)
+held = c.call("check")["diagnostics"]
+for m, prm in (("graph", {}), ("query", {}), ("context", {"symbol": "demo.other"})):
+    e = c.request(m, prm).get("error", {})
+    check(e.get("code") == -32004 and held and e.get("data", {}).get("diagnostics") == held, "%s: structured diagnostics %r" % (m, e))
 c.close()
 print("service session: ok")
