@@ -169,25 +169,32 @@ reader_forward(Sema *S, const char *name, TypeId type, const Expr *v)
 	       fs->params[0].mode == MODE_OWN && fs->params[0].type == type && names(v->u.call.args[0], name);
 }
 
-static bool
-same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
+/* The compiler-owned update `v`'s call makes, or NULL (any first argument). */
+static const char *
+reopener_name(Sema *S, const Expr *v)
 {
 	static const char *const reopeners[] = {
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
 		"bytes_set", "bytes_set5", "bytes_set1_or5_from_slice", "bytes_set1_or6_or48_from_slice", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 		"stdin_stream_next",
 	};
+	if (v->kind != EXPR_CALL || v->u.call.nargs < 1)
+		return NULL;
+	const Builtin *b = S->call_builtin[ast_call_index(v)];
+	for (size_t i = 0; b && i < countof(reopeners); i++)
+		if (strcmp(b->name, reopeners[i]) == 0)
+			return reopeners[i];
+	return NULL;
+}
+
+static bool
+same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
+{
 	if (v->kind != EXPR_CALL || sema_expr_type(S, v->id) != type || v->u.call.nargs < 1)
 		return false;
-	const Builtin *b = S->call_builtin[ast_call_index(v)];
-	if (!b)
+	if (!S->call_builtin[ast_call_index(v)])
 		return sema_std_reopen(S, name, v) || reader_forward(S, name, type, v) || (in_loop && record_renewal(S, name, type, v));
-	if (!names(v->u.call.args[0], name))
-		return false;
-	for (size_t i = 0; i < countof(reopeners); i++)
-		if (strcmp(b->name, reopeners[i]) == 0)
-			return true;
-	return false;
+	return names(v->u.call.args[0], name) && reopener_name(S, v);
 }
 
 /*
@@ -253,9 +260,13 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 		    name);
 		return;
 	}
-	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES)
-		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = vec_set<T>(%s, i, x)`, `vec_push`, `map_set`, …)",
-		    name, name, name);
+	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES) {
+		/* the update named is one of this owner's kind (qa39: a Map was shown `vec_set`) */
+		const char *fn = ti->kind == TY_VEC ? "vec_set<T>" : ti->kind == TY_MAP ? "map_set<K, V>" : ti->kind == TY_SET ? "set_insert<K>" : "bytes_set";
+		const char *rest = ti->kind == TY_VEC || ti->kind == TY_BYTES ? "i, x" : ti->kind == TY_MAP ? "k, x" : "k";
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = %s(%s, %s)`, `vec_push`, `map_set`, …)",
+		    name, name, fn, name, rest);
+	}
 	else
 		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or carry it through a recursive helper that takes it `own` instead of the loop",
 		    name);
@@ -331,7 +342,11 @@ check_assign(FnCtx *C, const Stmt *s)
 			if (!S->assign_owner)
 				sema_assign_owner_init(S);
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
-			if (C->loop_depth > 0)
+			const char *upd = reopener_name(S, v);
+			if (upd)   /* an update whose first argument is another expression (qa39: nested updates) */
+				diag_set_help(d, "`%s` reopens `%s` in place only when its first argument is `%s` itself: one update per statement, `%s = %s<…>(%s, …);`, then the next",
+				    upd, name, name, name, upd, name);
+			else if (C->loop_depth > 0)
 				loop_renewal_help(S, d, name, vt, v);
 			else {
 				char fresh[64];
