@@ -197,6 +197,16 @@ same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in
 	return names(v->u.call.args[0], name) && reopener_name(S, v);
 }
 
+/* A compiler-owned in-place update of an owner of `kind`, for a help line:
+ * `fn(name, rest)` (qa39: a Map was shown `vec_set`/`vec_push`). */
+static void
+update_example(int kind, const char **fn, const char **rest, const char **others)
+{
+	*fn = kind == TY_MAP ? "map_set<K, V>" : kind == TY_SET ? "set_insert<K>" : kind == TY_BYTES ? "bytes_set" : "vec_push<T>";
+	*rest = kind == TY_MAP ? "k, x" : kind == TY_SET ? "k" : kind == TY_BYTES ? "i, x" : "x";
+	*others = kind == TY_MAP ? "`map_add`, `map_remove`" : kind == TY_SET ? "`set_remove`" : kind == TY_BYTES ? "`bytes_set5`" : "`map_set`, `bytes_set`";
+}
+
 /*
  * U105's help inside a loop, where a fresh `let` ends with the iteration:
  * what keeps the value across iterations.  A record assigned from a module
@@ -262,8 +272,12 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 	}
 	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES) {
 		/* the update named is one of this owner's kind (qa39: a Map was shown `vec_set`) */
-		const char *fn = ti->kind == TY_VEC ? "vec_set<T>" : ti->kind == TY_MAP ? "map_set<K, V>" : ti->kind == TY_SET ? "set_insert<K>" : "bytes_set";
-		const char *rest = ti->kind == TY_VEC || ti->kind == TY_BYTES ? "i, x" : ti->kind == TY_MAP ? "k, x" : "k";
+		const char *fn, *rest, *others;
+		update_example(ti->kind, &fn, &rest, &others);
+		if (ti->kind == TY_VEC) {   /* `vec_push` follows in the list */
+			fn = "vec_set<T>";
+			rest = "i, x";
+		}
 		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = %s(%s, %s)`, `vec_push`, `map_set`, …)",
 		    name, name, fn, name, rest);
 	}
@@ -351,8 +365,10 @@ check_assign(FnCtx *C, const Stmt *s)
 			else {
 				char fresh[64];
 				sema_fresh_name(C, name, fresh);
-				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
-				    fresh, name, name, name);
+				const char *fn, *rest, *others;
+				update_example(sema_type_info(&S->types, vt)->kind, &fn, &rest, &others);
+				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = %s(%s, %s)`, %s, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
+				    fresh, name, fn, name, rest, others, name);
 			}
 		}
 		return;
