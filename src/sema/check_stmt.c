@@ -34,6 +34,29 @@ sema_upcast_drops_owned(Sema *S, TypeId from, TypeId to)
 	return false;
 }
 
+/*
+ * `let c: char = "a";` and `let s: string = 'a';` (qa39): one printable
+ * ASCII character in the other quotes; the help and fix swap them.
+ */
+static bool
+quote_swap_help(Sema *S, Diag *d, const Expr *v, TypeId declared)
+{
+	const char *src = S->src + v->span.start;
+	bool to_char = declared == T_CHAR && v->kind == EXPR_STRING;
+	if (!(to_char || (declared == T_STRING && v->kind == EXPR_CHAR)) || v->span.end - v->span.start != 3)
+		return false;
+	char c = src[1];
+	if (c < 0x20 || c > 0x7e || c == '\\' || c == '\'' || c == '"')
+		return false;
+	char lit[4] = { to_char ? '\'' : '"', c, to_char ? '\'' : '"', 0 };
+	if (to_char)
+		diag_set_help(d, "a `char` literal takes single quotes: `%s` (double quotes make a `string`)", lit);
+	else
+		diag_set_help(d, "a `string` literal takes double quotes: `%s` (single quotes make a `char`)", lit);
+	diag_add_fix(d, v->span.start, v->span.end, lit);
+	return true;
+}
+
 static void
 check_let(FnCtx *C, const Stmt *s)
 {
@@ -73,6 +96,8 @@ check_let(FnCtx *C, const Stmt *s)
 			else if (suffix && sema_is_int_literal(v))
 				diag_set_help(d, "the literal is outside `%s`'s range (%s); bind a value within it, or declare the binding with another type", suffix,
 				    declared == T_U8 ? "0 to 255" : declared == T_USIZE ? "0 and up" : "-2147483648 to 2147483647");
+			else if (quote_swap_help(S, d, v, declared))
+				;
 			else if (sema_carrier_value_help(S, d, vt, declared))
 				;
 			else if ((conv = sema_conversion_builtin(declared, vt, &checked)) != NULL)   /* `let n: usize = string_len(s);` */
