@@ -405,6 +405,7 @@ sema_conversion_builtin(TypeId want, TypeId got, bool *checked)
 		{ T_I64, T_U8, "i64_from_u8", false }, { T_I64, T_I32, "i64_from_i32", false },
 		{ T_I64, T_F64, "i64_from_f64", true }, { T_F64, T_I64, "f64_from_i64", false },
 		{ T_CHAR, T_I64, "char_from_i64", true }, { T_CHAR, T_U8, "char_from_u8", false },
+		{ T_STRING, T_STR, "string_from_str", false },   /* a view's owned copy (qa39) */
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (table[i].want == want && table[i].got == got) {
