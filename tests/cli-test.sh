@@ -2307,4 +2307,62 @@ lacks "$tmp/err" "keeps the local" "mend39: no field-writing help for a local th
 expect 1 "mend39: no fix for it" -- "$bin" fix "$tmp/m39_short.spx"
 has "$tmp/out" "no machine-applicable fixes in" "mend39: fix finds none"
 
+
+# qa39: a contract failure's float arguments in the native and Wasm lanes'
+# detail lines (one shared text, rt_float_text): shortest round-trip digits,
+# never an exponent, `inf`, `-0.0`, `NaN`, an f32 with its suffix; and
+# `run --json`'s failure arguments, the same texts.
+cat > "$tmp/qa39_floats.spx" <<'EOF'
+module qa39.floats;
+
+@id("qa39.floats.check")
+fn check(a: f64, b: f64, c: f64, d: f64, e: f32, f: f64) -> i64
+    requires a < 0.0
+{
+    1
+}
+
+@id("app.main")
+fn main() -> i64
+{
+    let tiny = 0.1 + 0.2;
+    let big = 1.0e20 * 10.0;
+    let inf = big * 1.0e300 * 1.0e300;
+    let negz = -0.0;
+    let nan = inf - inf;
+    let third = 1.0f32 / 3.0f32;
+    check(tiny, big, inf, negz, third, nan)
+}
+EOF
+qa39_args='  arguments: a = 0.30000000000000004, b = 1000000000000000000000.0, c = inf, d = -0.0, e = 0.33333334f32, f = NaN'
+expect 1 "qa39: float arguments, interpreter --json" -- "$bin" run --json "$tmp/qa39_floats.spx"
+has "$tmp/out" '{"name":"a","type":"f64","value":"0.30000000000000004"},{"name":"b","type":"f64","value":"1000000000000000000000.0"},{"name":"c","type":"f64","value":"inf"},{"name":"d","type":"f64","value":"-0.0"},{"name":"e","type":"f32","value":"0.33333334f32"},{"name":"f","type":"f64","value":"NaN"}' "qa39: float arguments in --json"
+if command -v "${CC:-cc}" > /dev/null 2>&1; then
+	expect 70 "qa39: float arguments, native" -- "$bin" run --native "$tmp/qa39_floats.spx"
+	has "$tmp/err" "$qa39_args" "qa39: float arguments, native detail line"
+fi
+if command -v node > /dev/null 2>&1; then
+	expect 70 "qa39: float arguments, wasm" -- "$bin" run --wasm "$tmp/qa39_floats.spx"
+	has "$tmp/err" "$qa39_args" "qa39: float arguments, wasm detail line"
+fi
+
+# qa39: a module calling a host operation `run` refuses (T273) keeps the
+# reference's help and names the operations we admit besides in a note.
+cat > "$tmp/qa39_stat.spx" <<'EOF'
+module qa39.stat;
+
+permit { fs.read }
+
+@id("app.main")
+fn main() -> i64
+    uses { fs.read }
+{
+    let path = "x";
+    let view = str_as_bytes(string_as_str(path));
+    i64_from_usize(file_stat(view, byte_len(view)))
+}
+EOF
+expect 1 "qa39: T273 with a note" -- "$bin" run --json "$tmp/qa39_stat.spx"
+has "$tmp/out" '"help":"a command-line program calls only `args_len`, `arg_utf8`, `stdout_write`, `stderr_write` and `file_read_text`","note":"besides those five, `run` admits `file_write_new` and `file_write_atomic`' "qa39: T273's help kept, the note after it"
+
 t_end

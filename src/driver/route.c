@@ -203,10 +203,18 @@ driver_admit(HirModule *H, const HirGrants *o, DiagSink *diags)
 	}
 	if (o->route == ROUTE_COMMAND) {
 		const Builtin *b = command_refusal(H);
-		if (b)
-			diag_report(diags, DIAG_T273, NULL,
-				    "single-file command-line program authority mismatch: `%s` is outside the "
-				    "command-line profile; read files with `file_read_text`", b->name);
+		if (b) {
+			Diag *d = diag_report(diags, DIAG_T273, NULL,
+					      "single-file command-line program authority mismatch: `%s` is outside the "
+					      "command-line profile; read files with `file_read_text`", b->name);
+			/* the reference's help (kept, LANGUAGE.md §0.2) names its five
+			 * operations; §0.1 admits more (hir_run_op): the note lists them (qa39) */
+			if (d)
+				diag_set_note(d, "besides those five, `run` admits `file_write_new` and `file_write_atomic` "
+						 "(with --allow-write), `stdin_read`, `stdin_stream_open`, `stdin_stream_next`, "
+						 "`env_len`, `env_name_utf8`, `env_value_utf8` and `clock_now_ms`; `%s` is none of them: "
+						 "remove its calls (every function is checked, called or not)", b->name);
+		}
 		return b == NULL;
 	}
 	int entry = hir_find_main(H);

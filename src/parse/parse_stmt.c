@@ -546,7 +546,9 @@ static bool
 statement_habit(Parser *p)
 {
 	Token *t = parse_peek(p), *n = parse_peek_at(p, 1);
-	if (parse_tok_is_word(p, t, "return") && starts_operand(p, n)) {
+	/* `return -1;` and `return (a + b);` too (qa39); as an expression
+	 * statement neither is valid code with a binding named `return` */
+	if (parse_tok_is_word(p, t, "return") && (starts_operand(p, n) || n->kind == TOK_MINUS || n->kind == TOK_LPAREN)) {
 		return_habit(p, "return");
 		return true;
 	}

@@ -375,6 +375,8 @@ conversion_operand_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId l
 		    sema_type_name(S, expected), olen, S->src + odd->span.start, expected == T_F32 ? "f32" : "");
 		return;
 	}
+	if (ot == T_STR || expected == T_STR)   /* text: the comparison's own help stays */
+		return;
 	bool to_checked = false, back_checked = false;
 	const char *to = sema_conversion_builtin(expected, ot, &to_checked);
 	const char *back = other->kind == EXPR_INT || other->kind == EXPR_FLOAT ? NULL   /* not a literal's conversion */

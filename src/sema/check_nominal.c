@@ -377,6 +377,8 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 				named[at[j]] = true;
 		for (int j = 0; j < n; j++) {
 			near[j] = at[j] < 0 ? near_field(fields, nfields, named, inits[j].name.s) : -1;
+			if (at[j] < 0 && near[j] < 0 && n == 1 && nfields == 1)
+				near[j] = 0;   /* the one field of a one-field shape (qa39: `Ok { val: x }`) */
 			if (near[j] >= 0)
 				claims[near[j]]++;
 		}

@@ -34,6 +34,29 @@ sema_upcast_drops_owned(Sema *S, TypeId from, TypeId to)
 	return false;
 }
 
+/*
+ * `let c: char = "a";` and `let s: string = 'a';` (qa39): one printable
+ * ASCII character in the other quotes; the help and fix swap them.
+ */
+static bool
+quote_swap_help(Sema *S, Diag *d, const Expr *v, TypeId declared)
+{
+	const char *src = S->src + v->span.start;
+	bool to_char = declared == T_CHAR && v->kind == EXPR_STRING;
+	if (!(to_char || (declared == T_STRING && v->kind == EXPR_CHAR)) || v->span.end - v->span.start != 3)
+		return false;
+	char c = src[1];
+	if (c < 0x20 || c > 0x7e || c == '\\' || c == '\'' || c == '"')
+		return false;
+	char lit[4] = { to_char ? '\'' : '"', c, to_char ? '\'' : '"', 0 };
+	if (to_char)
+		diag_set_help(d, "a `char` literal takes single quotes: `%s` (double quotes make a `string`)", lit);
+	else
+		diag_set_help(d, "a `string` literal takes double quotes: `%s` (single quotes make a `char`)", lit);
+	diag_add_fix(d, v->span.start, v->span.end, lit);
+	return true;
+}
+
 static void
 check_let(FnCtx *C, const Stmt *s)
 {
@@ -73,6 +96,8 @@ check_let(FnCtx *C, const Stmt *s)
 			else if (suffix && sema_is_int_literal(v))
 				diag_set_help(d, "the literal is outside `%s`'s range (%s); bind a value within it, or declare the binding with another type", suffix,
 				    declared == T_U8 ? "0 to 255" : declared == T_USIZE ? "0 and up" : "-2147483648 to 2147483647");
+			else if (quote_swap_help(S, d, v, declared))
+				;
 			else if (sema_carrier_value_help(S, d, vt, declared))
 				;
 			else if ((conv = sema_conversion_builtin(declared, vt, &checked)) != NULL)   /* `let n: usize = string_len(s);` */
@@ -169,25 +194,42 @@ reader_forward(Sema *S, const char *name, TypeId type, const Expr *v)
 	       fs->params[0].mode == MODE_OWN && fs->params[0].type == type && names(v->u.call.args[0], name);
 }
 
-static bool
-same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
+/* The compiler-owned update `v`'s call makes, or NULL (any first argument). */
+static const char *
+reopener_name(Sema *S, const Expr *v)
 {
 	static const char *const reopeners[] = {
 		"vec_push", "vec_set", "vec_clear", "vec_reserve_exact", "vec_sort",
 		"bytes_set", "bytes_set5", "bytes_set1_or5_from_slice", "bytes_set1_or6_or48_from_slice", "map_add", "map_set", "map_remove", "set_insert", "set_remove",
 		"stdin_stream_next",
 	};
+	if (v->kind != EXPR_CALL || v->u.call.nargs < 1)
+		return NULL;
+	const Builtin *b = S->call_builtin[ast_call_index(v)];
+	for (size_t i = 0; b && i < countof(reopeners); i++)
+		if (strcmp(b->name, reopeners[i]) == 0)
+			return reopeners[i];
+	return NULL;
+}
+
+static bool
+same_owner_reopen(Sema *S, const char *name, TypeId type, const Expr *v, bool in_loop)
+{
 	if (v->kind != EXPR_CALL || sema_expr_type(S, v->id) != type || v->u.call.nargs < 1)
 		return false;
-	const Builtin *b = S->call_builtin[ast_call_index(v)];
-	if (!b)
+	if (!S->call_builtin[ast_call_index(v)])
 		return sema_std_reopen(S, name, v) || reader_forward(S, name, type, v) || (in_loop && record_renewal(S, name, type, v));
-	if (!names(v->u.call.args[0], name))
-		return false;
-	for (size_t i = 0; i < countof(reopeners); i++)
-		if (strcmp(b->name, reopeners[i]) == 0)
-			return true;
-	return false;
+	return names(v->u.call.args[0], name) && reopener_name(S, v);
+}
+
+/* A compiler-owned in-place update of an owner of `kind`, for a help line:
+ * `fn(name, rest)` (qa39: a Map was shown `vec_set`/`vec_push`). */
+static void
+update_example(int kind, const char **fn, const char **rest, const char **others)
+{
+	*fn = kind == TY_MAP ? "map_set<K, V>" : kind == TY_SET ? "set_insert<K>" : kind == TY_BYTES ? "bytes_set" : "vec_push<T>";
+	*rest = kind == TY_MAP ? "k, x" : kind == TY_SET ? "k" : kind == TY_BYTES ? "i, x" : "x";
+	*others = kind == TY_MAP ? "`map_add`, `map_remove`" : kind == TY_SET ? "`set_remove`" : kind == TY_BYTES ? "`bytes_set5`" : "`map_set`, `bytes_set`";
 }
 
 /*
@@ -253,9 +295,17 @@ loop_renewal_help(Sema *S, Diag *d, const char *name, TypeId type, const Expr *v
 		    name);
 		return;
 	}
-	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES)
-		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = vec_set<T>(%s, i, x)`, `vec_push`, `map_set`, …)",
-		    name, name, name);
+	if (ti->kind == TY_VEC || ti->kind == TY_MAP || ti->kind == TY_SET || ti->kind == TY_BYTES) {
+		/* the update named is one of this owner's kind (qa39: a Map was shown `vec_set`) */
+		const char *fn, *rest, *others;
+		update_example(ti->kind, &fn, &rest, &others);
+		if (ti->kind == TY_VEC) {   /* `vec_push` follows in the list */
+			fn = "vec_set<T>";
+			rest = "i, x";
+		}
+		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or update it in place with compiler-owned updates (`%s = %s(%s, %s)`, `vec_push`, `map_set`, …)",
+		    name, name, fn, name, rest);
+	}
 	else
 		diag_set_help(d, "a fresh `let` ends with the loop's iteration: hold `%s` in a record field and renew the record, `st = step(st, …)`, with an effect-free, non-generic function whose one `own` parameter is the record (`semaprax explain SPX-U105`), or carry it through a recursive helper that takes it `own` instead of the loop",
 		    name);
@@ -331,13 +381,19 @@ check_assign(FnCtx *C, const Stmt *s)
 			if (!S->assign_owner)
 				sema_assign_owner_init(S);
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
-			if (C->loop_depth > 0)
+			const char *upd = reopener_name(S, v);
+			if (upd)   /* an update whose first argument is another expression (qa39: nested updates) */
+				diag_set_help(d, "`%s` reopens `%s` in place only when its first argument is `%s` itself: one update per statement, `%s = %s<…>(%s, …);`, then the next",
+				    upd, name, name, name, upd, name);
+			else if (C->loop_depth > 0)
 				loop_renewal_help(S, d, name, vt, v);
 			else {
 				char fresh[64];
 				sema_fresh_name(C, name, fresh);
-				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = vec_push<T>(%s, x)`, `map_set`, `bytes_set`, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
-				    fresh, name, name, name);
+				const char *fn, *rest, *others;
+				update_example(sema_type_info(&S->types, vt)->kind, &fn, &rest, &others);
+				diag_set_help(d, "bind the new value with a fresh `let` (`let %s = …;`): only a compiler-owned update (`%s = %s(%s, %s)`, %s, …) reopens `%s` in place (and, in a loop, a record's renewal: `semaprax explain SPX-U105`)",
+				    fresh, name, fn, name, rest, others, name);
 			}
 		}
 		return;

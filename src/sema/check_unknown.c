@@ -309,6 +309,16 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		diag_set_help(d, "render an integer with the compiler-owned `string_from_i64(value)` or `string_from_usize(value)`");
 	else if (in_list(lengths, name))
 		diag_set_help(d, "each type has its own length function: `string_len(s)` (bytes; `string_len_chars(s)` for characters), `str_len_bytes(view)`, `vec_len<T>(v)`, `map_len<K, V>(m)`, `set_len<K>(s)` and `byte_len(bytes)`; the collections' give a `usize`");
+	else if (C->in_contract && (strcmp(name, "old") == 0 || strcmp(name, "before") == 0) && e->u.call.nargs == 1) {
+		/* `ensures result == old(x) + 1` (qa39): parameters never change,
+		 * so the fix keeps the argument alone */
+		const Expr *a = e->u.call.args[0];
+		diag_set_help(d, "there is no `%s(…)`: parameters are immutable, so an `ensures` clause reads each one at its entry value; write the argument itself", name);
+		if (a->kind == EXPR_NAME && !e->u.call.has_targs) {
+			diag_add_fix(d, e->span.start, a->span.start, "");
+			diag_add_fix(d, a->span.end, e->span.end, "");
+		}
+	}
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
 	else if (in_list(from_bytes, name))
@@ -395,6 +405,7 @@ sema_conversion_builtin(TypeId want, TypeId got, bool *checked)
 		{ T_I64, T_U8, "i64_from_u8", false }, { T_I64, T_I32, "i64_from_i32", false },
 		{ T_I64, T_F64, "i64_from_f64", true }, { T_F64, T_I64, "f64_from_i64", false },
 		{ T_CHAR, T_I64, "char_from_i64", true }, { T_CHAR, T_U8, "char_from_u8", false },
+		{ T_STRING, T_STR, "string_from_str", false },   /* a view's owned copy (qa39) */
 	};
 	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
 		if (table[i].want == want && table[i].got == got) {

@@ -766,9 +766,18 @@ static TypeId check_match_arms(FnCtx *C, const Expr *e);
  * record (the reference gives none): what to do with that type instead.
  */
 static void
-unmatchable_help(Sema *S, Diag *d, TypeId st)
+unmatchable_help(Sema *S, Diag *d, TypeId st, const Expr *e)
 {
 	const TypeInfo *ti = sema_type_info(&S->types, st);
+	/* text matched against `Option::Some { … }` (qa39: `match arg_utf8(i) { … }`):
+	 * the call gives the text itself, there is no `Option` to open */
+	const Expr *sc = e->u.match.scrutinee;
+	if ((st == T_STR || st == T_STRING) && sc->kind == EXPR_CALL && e->u.match.narms > 0 && e->u.match.arms[0].pat->kind == PAT_CASE) {
+		const Pattern *p = e->u.match.arms[0].pat;
+		diag_set_help(d, "`%s` gives the `%s` itself: there is no `%s` to open; bind it (`let text = %s(…);`) and use it directly, comparing text with `==` in an `if`",
+		    sc->u.call.callee.s, sema_type_name(S, st), p->u.case_.type.s, sc->u.call.callee.s);
+		return;
+	}
 	const char *elem = ti->nargs ? sema_type_name(S, ti->args[0]) : "T";
 	switch (ti->kind) {
 	case TY_BOX:
@@ -917,7 +926,7 @@ check_match_arms(FnCtx *C, const Expr *e)
 	if (ti->kind == TY_NOMINAL && (sema_sym(S, (SymId)ti->decl)->kind == SK_RECORD || sema_sym(S, (SymId)ti->decl)->kind == SK_CLASS))
 		return match_record(C, e, st);
 	Diag *d = sema_error(S, DIAG_M103, e->u.match.scrutinee->span, "match scrutinee must be a scalar, variant or record, received %s", sema_type_name(S, st));
-	unmatchable_help(S, d, st);
+	unmatchable_help(S, d, st, e);
 	for (int i = 0; i < e->u.match.narms; i++) {
 		sema_scope_push(C);
 		sema_check_expr(C, e->u.match.arms[i].value);

@@ -856,9 +856,10 @@ check_function(Sema *S, SymId id, const TypeId *targs, int ntargs)
 			bool checked = false;
 			const char *conv = sema_conversion_builtin(want, t, &checked);
 			bool entry = strcmp(f->name, "main") == 0 && want == T_I64;   /* `main` keeps `-> i64` (T104) */
+			bool keep = entry || t == T_STR;   /* a view never leaves its function (qa39) */
 			if (conv)
 				diag_set_help(d, "make the final expression a value of type `%s`: convert it with `%s(…)`%s%s%s", sema_type_name(S, want), conv,
-				    entry ? "" : ", or declare `-> ", entry ? "" : sema_type_name(S, t), entry ? "" : "`");
+				    keep ? "" : ", or declare `-> ", keep ? "" : sema_type_name(S, t), keep ? "" : "`");
 			else if (entry)
 				diag_set_help(d, "make the final expression an `i64` (main's value is the exit status; take an Option or Result apart with `match`)");
 			else
