@@ -146,6 +146,20 @@ put_diags(Buf *out, const DiagSink *s, bool *first)
 	buf_free(&one);
 }
 
+/* err->data: {"diagnostics":[…]} of sink s (each its `check` object); frees s. */
+static void
+diags_data(SvcError *err, DiagSink *s)
+{
+	Buf d = {0};
+	bool first = true;
+	buf_puts(&d, "{\"diagnostics\":[");
+	put_diags(&d, s, &first);
+	buf_puts(&d, "]}");
+	diag_free(s);
+	free(err->data);
+	err->data = d.data;
+}
+
 /* The project product: re-checked from disk when marked stale, per module
  * (db_project.c). */
 static bool
@@ -513,13 +527,7 @@ program(Service *v, SvcTrace *t, SvcError *err)
 		quiet.off = true;
 		(void)svc_file_check(&v->file, &quiet, &s);
 		svc_trace_free(&quiet);
-		Buf d = {0};
-		bool first = true;
-		buf_puts(&d, "{\"diagnostics\":[");
-		put_diags(&d, &s, &first);
-		buf_puts(&d, "]}");
-		diag_free(&s);
-		err->data = d.data;
+		diags_data(err, &s);
 		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them");
 	}
 	return true;
@@ -640,13 +648,7 @@ resolve(Service *v, const char *symbol, int *out, SvcError *err)
 	Diag *g = diag_report(&s, DIAG_G001, NULL, *out == -2 ? "symbol `%s` names several declarations" : "no declaration has the stable id or name `%s`",
 	    symbol);
 	diag_set_help(g, "%s", h.data ? h.data : "");
-	Buf d = {0};
-	bool first = true;
-	buf_puts(&d, "{\"diagnostics\":[");
-	put_diags(&d, &s, &first);
-	buf_puts(&d, "]}");
-	diag_free(&s);
-	err->data = d.data;
+	diags_data(err, &s);
 	buf_free(&h);
 	return false;
 }
