@@ -264,6 +264,14 @@ near_try(Near *n, int i, const char *cand)
 	}
 }
 
+/* Whether `name` is a shortening of `field` (a non-empty proper prefix). */
+static bool
+abbreviates(const char *name, const char *field)
+{
+	size_t n = strlen(name);
+	return n > 0 && n < strlen(field) && strncmp(name, field, n) == 0;
+}
+
 /* The index of the one field of fields[0, n) nearest a misspelt name (the
  * distance rule of sema_near_case), skipping those skip[] marks (may be
  * NULL); -1 when none or a tie (qa38: T212's and T214's did-you-mean). */
@@ -377,8 +385,11 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 				named[at[j]] = true;
 		for (int j = 0; j < n; j++) {
 			near[j] = at[j] < 0 ? near_field(fields, nfields, named, inits[j].name.s) : -1;
-			if (at[j] < 0 && near[j] < 0 && n == 1 && nfields == 1)
-				near[j] = 0;   /* the one field of a one-field shape (qa39: `Ok { val: x }`) */
+			/* the one field of a one-field shape, abbreviated (qa39: `Ok { val: x }`,
+			 * `Some { v: 1 }`); an unrelated name (`Square { side: 3 }` where the
+			 * case holds `radius`) keeps the plain help */
+			if (at[j] < 0 && near[j] < 0 && n == 1 && nfields == 1 && abbreviates(inits[j].name.s, fields[0].name))
+				near[j] = 0;
 			if (near[j] >= 0)
 				claims[near[j]]++;
 		}
