@@ -37,7 +37,7 @@ cc=${CC:-cc}
 native=1
 command -v "${cc%% *}" >/dev/null 2>&1 || native=0
 
-mkroot() { # mkroot BOX
+mkroot_tree() { # mkroot_tree BOX: makes the tree
 	rm -rf "$1" && mkdir -p "$1/root/sub" "$1/root/out/inner" "$1/outside" || exit 2
 	echo inside > "$1/root/sub/in.txt"
 	echo secret > "$1/outside/s.txt"
@@ -51,6 +51,13 @@ mkroot() { # mkroot BOX
 	ln -s /dev/null "$1/root/devlink"
 	mkfifo "$1/root/fifo" "$1/root/out/pipe"
 	ln "$1/outside/s.txt" "$1/root/out/hard"
+}
+# mkroot BOX: a fresh copy of the tree, made once (`cp -a` keeps the symbolic
+# links, the FIFOs and the hard link between outside/s.txt and out/hard): 2
+# processes a box instead of 14
+mkroot_tree "$tmp/.tree"
+mkroot() {
+	rm -rf "$1" && cp -a "$tmp/.tree" "$1" || exit 2
 }
 
 header() { # header FILE KEY: the values of `// KEY: …` lines

@@ -30,6 +30,9 @@ set -u
 t_begin patch "${1:-build/semaprax}"
 dir=${PATCH_DIR:-tests/fixtures/patch}
 . "$(dirname "$0")/stop-lib.sh"
+# $lane_ccx: the `CC` of the native runs, through tests/cc-cache.sh under
+# .ci/run (the sanitizer lane compiles the same patched files' C)
+. "$(dirname "$0")/lane-lib.sh"
 n=0
 export NO_COLOR=1
 
@@ -44,7 +47,7 @@ check() {   # check NAME EXPECTED-FILE ACTUAL-FILE
 }
 
 run_file() {   # run_file FILE OUT [--native]
-	(cd "$(dirname "$1")" && "$bin" run ${3:-} "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
+	(cd "$(dirname "$1")" && CC=$lane_ccx "$bin" run ${3:-} "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
 }
 
 # both lanes: the native lane must print what the interpreter printed

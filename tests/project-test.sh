@@ -57,7 +57,9 @@ for dir in "$root"/*/; do
 			rm -rf "$tmp/case"
 			cp -R "$dir" "$tmp/case"
 			# shellcheck disable=SC2086
-			(cd "$tmp/case" && env $envs $lenv "$bin" $args --$lane < "$input" > "$tmp/out" 2> "$tmp/err")
+			# (CC: $lane_ccx, tests/cc-cache.sh under .ci/run, where the
+			# sanitizer lane compiles the same C)
+			(cd "$tmp/case" && CC=$lane_ccx env $envs $lenv "$bin" $args --$lane < "$input" > "$tmp/out" 2> "$tmp/err")
 			golden_check "$name (--$lane)" "$dir" "$tmp/case" "$?" "$tmp/out" "$tmp/err" || ok=0
 		done
 	fi

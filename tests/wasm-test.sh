@@ -99,7 +99,8 @@ for f in "$@"; do
 	esac
 	SEMAPRAX_CHECK_LEAKS=1 lane "$tmp/wo" "$tmp/we" --wasm
 	wst=$?
-	wline=$(head -n 1 "$tmp/we")
+	t_first "$tmp/we"
+	wline=$t_l
 	case $wline in
 	"error[SPX-W110]"*)
 		case $f in
