@@ -32,11 +32,13 @@ if [ "${SEMAPRAX_PROJECT_SANITIZE:-}" = 1 ]; then
 	native_env=
 fi
 for dir in "$root"/*/; do
-	name=$(basename "$dir")
+	name=${dir%/}
+	name=${name##*/}
 	rm -rf "$tmp/case"
 	cp -R "$dir" "$tmp/case"
 	args="check ."
-	[ -f "$dir/args" ] && args=$(cat "$dir/args")
+	# (args: one line, read by the shell; `$(cat …)` was two processes a case)
+	if [ -f "$dir/args" ]; then t_first "$dir/args"; args=$t_l; fi
 	input=/dev/null
 	[ -f "$dir/stdin" ] && input="$dir/stdin"
 	envs=
