@@ -5,7 +5,9 @@
 #   $cc                   the C compiler, $CC or cc
 #   $lane_ccx             $cc through tests/cc-cache.sh when SPX_CC_CACHE names a
 #                         cache directory (.ci/run), else $cc: the `CC` the
-#                         suites give `run --native` and `build` (native-test, cap-test)
+#                         suites give `run --native` and `build` where the gcc
+#                         and sanitizer lanes compile the same C (cap-test,
+#                         patch-test, std-test, project-test)
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
 #   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
 #   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test;
