@@ -1,5 +1,6 @@
 # lane-lib.sh — what the lane differentials share, sourced after tests/lib.sh
 # by tests/native-test.sh, tests/random-test.sh, tests/native-inject.sh,
+# tests/patch-test.sh, tests/std-test.sh,
 # tests/cap-test.sh, tests/project-test.sh and tests/wasm-test.sh:
 #
 #   $cc                   the C compiler, $CC or cc
