@@ -192,7 +192,7 @@ lane_sanitize_env() {
 # $lane_want_status (the mapped native status, or empty).
 lane_compare() {
 	lane_why="" lane_cmd="run --native" lane_want_status=""
-	if [ "$1" -eq "$2" ] && cmp -s "$3" "$5" && cmp -s "$4" "$6"; then
+	if [ "$1" -eq "$2" ] && t_same "$3" "$5" && t_same "$4" "$6"; then
 		return 0
 	fi
 	t_first "$6"

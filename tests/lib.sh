@@ -33,6 +33,9 @@
 #                      or missing), read by the shell itself: `$(head -n 1
 #                      FILE)` costs two processes, ~8 ms of CPU each on a
 #                      loaded CI machine (docs/DECISIONS.md "ci39")
+#   t_same A B         true when files A and B hold the same bytes: both empty
+#                      (the shell's `test -s`, the common case of a stderr), or
+#                      `cmp -s`
 #   t_end [TAIL]       prints "NAME: P checks passed, F failed[TAIL]"; true iff
 #                      no check failed (a suite's last command: its status)
 
@@ -90,6 +93,13 @@ t_need() {
 }
 
 t_asan() { [ -n "${ASAN_OPTIONS-}" ]; }
+
+t_same() {
+	if [ ! -s "$1" ] && [ ! -s "$2" ] && [ -f "$1" ] && [ -f "$2" ]; then
+		return 0
+	fi
+	cmp -s "$1" "$2"
+}
 
 t_first() {
 	t_l=
