@@ -324,6 +324,20 @@ for j in 1 2 3; do
 	d=$((($(date +%s%N) - t0) / 1000))
 	if [ "$ovh" -eq 0 ] || [ "$d" -lt "$ovh" ]; then ovh=$d; fi
 done
+# sleep_us US: sleeps US microseconds (the fraction zero-padded by arithmetic:
+# a `$(printf …)` was a process per run); fmt_temp_left: a name holding
+# `fmt-` in $tmp/kill, as `ls "$tmp/kill" | grep -q 'fmt-'` found it (no
+# dot names), by the shell's glob instead of two processes per run
+sleep_us() {
+	_su=$(($1 % 1000000 + 1000000))
+	sleep "$(($1 / 1000000)).${_su#1}"
+}
+fmt_temp_left() {
+	for _ft in "$tmp/kill/"*fmt-*; do
+		[ -e "$_ft" ] || [ -L "$_ft" ] && return 0
+	done
+	return 1
+}
 kills=0
 i=0
 # 200 runs, and more (up to 600) while fewer than 50 died of the signal: on a
@@ -339,12 +353,12 @@ while [ $i -lt $runs ] || { [ "$kills" -lt $want ] && [ $i -lt $((runs * 3)) ]; 
 	pid=$!
 	us=$((i * 7919 % 200 * dur / 200 - ovh))
 	[ "$us" -lt 0 ] && us=0
-	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
+	sleep_us "$us"
 	case $((i % 3)) in 0) sig=TERM ;; 1) sig=INT ;; *) sig=HUP ;; esac
 	kill -s $sig $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	[ $? -gt 128 ] && kills=$((kills + 1))
-	if ls "$tmp/kill" | grep -q 'fmt-'; then bad "interrupted fmt (run $i, SIG$sig) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
+	if fmt_temp_left; then bad "interrupted fmt (run $i, SIG$sig) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
 	if cmp -s "$tmp/kill/k.spx" "$tmp/kill/orig" || cmp -s "$tmp/kill/k.spx" "$tmp/kill/want"; then ok; else bad "interrupted fmt (run $i) left neither the old nor the new bytes"; fi
 	i=$((i + 1))
 done
@@ -359,10 +373,10 @@ while [ $i -lt $hruns ]; do
 	"$bin" fmt "$tmp/kill/k.spx" 2>/dev/null &
 	pid=$!
 	us=$((i * 7919 % hruns * dur * 5 / (hruns * 4)))
-	sleep "$((us / 1000000)).$(printf '%06d' $((us % 1000000)))"
+	sleep_us "$us"
 	kill -s TERM $pid 2>/dev/null
 	wait $pid 2>/dev/null
-	if ls "$tmp/kill" | grep -q 'fmt-'; then bad "interrupted in-place fmt (run $i) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
+	if fmt_temp_left; then bad "interrupted in-place fmt (run $i) left a temporary file"; rm -f "$tmp/kill/"*fmt-*; fi
 	if [ "$(stat -c %i "$tmp/kill/k.spx")" = "$(stat -c %i "$tmp/kill/k2.spx")" ]; then ok; else bad "interrupted fmt (run $i) split a hard link"; fi
 	if cmp -s "$tmp/kill/k2.spx" "$tmp/kill/orig" || cmp -s "$tmp/kill/k2.spx" "$tmp/kill/want"; then ok; else bad "interrupted in-place fmt (run $i) left neither the old nor the new bytes"; fi
 	i=$((i + 1))

@@ -32,7 +32,8 @@ golden_check() {
 	g_label=$1 g_dir=$2 g_work=$3 g_got=$4
 	g_ok=0
 	g_want=0
-	[ -f "$g_dir/status" ] && g_want=$(cat "$g_dir/status")
+	# (one line, read by the shell: t_first, tests/lib.sh)
+	if [ -f "$g_dir/status" ]; then t_first "$g_dir/status"; g_want=$t_l; fi
 	[ "$g_got" = "$g_want" ] || { echo "FAIL $g_label: exit $g_got, expected $g_want" >&2; g_ok=1; }
 	for g_s in stdout stderr; do
 		if [ $g_s = stdout ]; then g_f=$5; else g_f=$6; fi

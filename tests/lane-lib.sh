@@ -1,11 +1,14 @@
 # lane-lib.sh — what the lane differentials share, sourced after tests/lib.sh
 # by tests/native-test.sh, tests/random-test.sh, tests/native-inject.sh,
+# tests/patch-test.sh, tests/std-test.sh,
 # tests/cap-test.sh, tests/project-test.sh and tests/wasm-test.sh:
 #
 #   $cc                   the C compiler, $CC or cc
 #   $lane_ccx             $cc through tests/cc-cache.sh when SPX_CC_CACHE names a
 #                         cache directory (.ci/run), else $cc: the `CC` the
-#                         suites give `run --native` and `build` (native-test, cap-test)
+#                         suites give `run --native` and `build` where the gcc
+#                         and sanitizer lanes compile the same C (cap-test,
+#                         patch-test, std-test, project-test)
 #   lane_need_cc NAME     exits 0 with "NAME: skipped (no C compiler …)" when $cc is absent
 #   lane_fixture OUT ERR ARG…  one run of a fixture in one lane (native-test, wasm-test)
 #   lane_interp OWN       the interpreter's run of a fixture, classified (native-test, wasm-test;
@@ -68,11 +71,24 @@ lane_need_cc() {
 	fi
 }
 
-# lane_steps FILE: `--max-steps N` for a run fixture whose leading comment
-# lines hold `// max-steps: N` (the interpreter lane's step budget, as
-# tests/runner/runner.c), else nothing.
+# lane_steps FILE: $lane_steps_args is `--max-steps N` for a run fixture
+# whose leading comment lines hold `// max-steps: N` (the interpreter lane's
+# step budget, as tests/runner/runner.c), else empty.  Read by the shell
+# itself (a `$(sed …)` per fixture cost two processes).
 lane_steps() {
-	sed -n '/^\/\//!q; s|^// max-steps: \([0-9][0-9]*\)$|--max-steps \1|p' "$1"
+	lane_steps_args=
+	while IFS= read -r _ls || [ -n "$_ls" ]; do
+		case $_ls in
+		"// max-steps: "*)
+			_lsn=${_ls#// max-steps: }
+			case $_lsn in
+			"" | *[!0-9]*) ;;
+			*) lane_steps_args="$lane_steps_args --max-steps $_lsn" ;;
+			esac ;;
+		//*) ;;
+		*) break ;;
+		esac
+	done < "$1"
 }
 
 # lane_fixture OUT ERR ARG…: `$bin run ARG… $f` with the fixture's stdin
@@ -87,13 +103,22 @@ lane_fixture() {
 	shift 2
 	input=/dev/null
 	[ -f "${f%.spx}.stdin" ] && input=${f%.spx}.stdin
+	# (CC and NO_COLOR as assignments before the command: `env` was one
+	# more program started per run)
 	case $f in
 	tests/fixtures/run/sandbox/*)
 		rm -rf "$tmp/box" && mkdir "$tmp/box" || return 125
-		(cd "$tmp/box" && env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$lb" run "$@" "$lane_root/$f") \
-			> "$o" 2> "$e" < "$input" ;;
+		if [ -n "${lane_cc:-}" ]; then
+			(cd "$tmp/box" && CC=$lane_cc NO_COLOR=1 exec "$lb" run "$@" "$lane_root/$f")
+		else
+			(cd "$tmp/box" && NO_COLOR=1 exec "$lb" run "$@" "$lane_root/$f")
+		fi > "$o" 2> "$e" < "$input" ;;
 	*)
-		env NO_COLOR=1 ${lane_cc:+"CC=$lane_cc"} "$lb" run "$@" "$f" > "$o" 2> "$e" < "$input" ;;
+		if [ -n "${lane_cc:-}" ]; then
+			CC=$lane_cc NO_COLOR=1 "$lb" run "$@" "$f"
+		else
+			NO_COLOR=1 "$lb" run "$@" "$f"
+		fi > "$o" 2> "$e" < "$input" ;;
 	esac
 }
 
@@ -122,10 +147,12 @@ lane_interp_run() {
 # diagnostics); 0 to compare (a run/ fixture may expect a diagnostic: a
 # refused route, T273).
 lane_interp() {
-	# shellcheck disable=SC2046 # empty, or `--max-steps N`
-	lane_interp_run "$tmp/io" "$tmp/ie" $(lane_steps "$f")
+	lane_steps "$f"
+	# shellcheck disable=SC2086 # empty, or `--max-steps N`
+	lane_interp_run "$tmp/io" "$tmp/ie" $lane_steps_args
 	ist=$?
-	iline=$(head -n 1 "$tmp/ie")
+	t_first "$tmp/ie"
+	iline=$t_l
 	case $iline in
 	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
 		return 1 ;;
@@ -165,10 +192,11 @@ lane_sanitize_env() {
 # $lane_want_status (the mapped native status, or empty).
 lane_compare() {
 	lane_why="" lane_cmd="run --native" lane_want_status=""
-	if [ "$1" -eq "$2" ] && cmp -s "$3" "$5" && cmp -s "$4" "$6"; then
+	if [ "$1" -eq "$2" ] && t_same "$3" "$5" && t_same "$4" "$6"; then
 		return 0
 	fi
-	_nline=$(head -n 1 "$6")
+	t_first "$6"
+	_nline=$t_l
 	if [ "$1" -eq 0 ]; then
 		if [ "$2" -ne 0 ]; then
 			lane_why="interpreter exit 0, native exit $2: $_nline"
@@ -179,7 +207,8 @@ lane_compare() {
 		fi
 		return 1
 	fi
-	_iline=$(head -n 1 "$4")
+	t_first "$4"
+	_iline=$t_l
 	_want=$(expected_native "$_iline")
 	if [ -z "$_want" ]; then
 		lane_why="interpreter failure without a native mapping: $_iline (native exit $2: $_nline)"

@@ -29,6 +29,13 @@
 #                      PATH, then "(HINT)": a missing tool fails, never skips
 #   t_asan             true under the sanitizer lane (make test-sanitize sets
 #                      ASAN_OPTIONS): what it cannot run there is left out
+#   t_first FILE       $t_l is FILE's first line (empty when FILE is empty
+#                      or missing), read by the shell itself: `$(head -n 1
+#                      FILE)` costs two processes, ~8 ms of CPU each on a
+#                      loaded CI machine (docs/DECISIONS.md "ci39")
+#   t_same A B         true when files A and B hold the same bytes: both empty
+#                      (the shell's `test -s`, the common case of a stderr), or
+#                      `cmp -s`
 #   t_end [TAIL]       prints "NAME: P checks passed, F failed[TAIL]"; true iff
 #                      no check failed (a suite's last command: its status)
 
@@ -86,6 +93,18 @@ t_need() {
 }
 
 t_asan() { [ -n "${ASAN_OPTIONS-}" ]; }
+
+t_same() {
+	if [ ! -s "$1" ] && [ ! -s "$2" ] && [ -f "$1" ] && [ -f "$2" ]; then
+		return 0
+	fi
+	cmp -s "$1" "$2"
+}
+
+t_first() {
+	t_l=
+	{ IFS= read -r t_l || :; } 2> /dev/null < "$1"
+}
 
 # node reads the whole CA bundle NODE_EXTRA_CA_CERTS names at every start
 # (~80 ms of its ~190 ms where the machine sets it); no suite speaks TLS, and

@@ -30,6 +30,9 @@ set -u
 t_begin patch "${1:-build/semaprax}"
 dir=${PATCH_DIR:-tests/fixtures/patch}
 . "$(dirname "$0")/stop-lib.sh"
+# $lane_ccx: the `CC` of the native runs, through tests/cc-cache.sh under
+# .ci/run (the sanitizer lane compiles the same patched files' C)
+. "$(dirname "$0")/lane-lib.sh"
 n=0
 export NO_COLOR=1
 
@@ -44,7 +47,7 @@ check() {   # check NAME EXPECTED-FILE ACTUAL-FILE
 }
 
 run_file() {   # run_file FILE OUT [--native]
-	(cd "$(dirname "$1")" && "$bin" run ${3:-} "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
+	(cd "$(dirname "$1")" && CC=$lane_ccx "$bin" run ${3:-} "$(basename "$1")" > "$2" 2>&1; echo "exit $?" >> "$2")
 }
 
 # both lanes: the native lane must print what the interpreter printed
@@ -79,9 +82,43 @@ command -v node > /dev/null 2>&1 && wasm=1
 wasm_ran=0
 wasm_refused=0
 
+# check_rev FILE: $rev is the revision of `check`'s `verified … (sha256:…)`
+# lines in FILE, as `sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p'`
+# printed them (one a line), read by the shell: a `$(… | sed …)` a case cost
+# three processes
+nl='
+'
+check_rev() {
+	rev=
+	while IFS= read -r _rl || [ -n "$_rl" ]; do
+		case $_rl in
+		"verified "*" (sha256:"*")")
+			_rv=${_rl##* (}
+			_rv=${_rv%)}
+			case $_rv in
+			sha256:*[!0-9a-f]*) ;;
+			sha256:*) rev=$rev$_rv$nl ;;
+			esac ;;
+		esac
+	done < "$1"
+	while :; do case $rev in *"$nl") rev=${rev%"$nl"} ;; *) break ;; esac; done
+}
+# left_behind DIR KEEP1 KEEP2: $left is every entry of DIR but the two, one a
+# line in `ls -A` order (the shell's glob sorts as ls does in the C locale
+# CI runs; an entry only ever fails the case)
+left_behind() {
+	left=
+	for _le in "$1"/* "$1"/.[!.]* "$1"/..?*; do
+		[ -e "$_le" ] || [ -L "$_le" ] || continue
+		_le=${_le##*/}
+		[ "$_le" = "$2" ] || [ "$_le" = "$3" ] || left=${left:+$left$nl}$_le
+	done
+}
+patch_root=$(pwd)
 for p in "$dir"/*.spatch; do
 	[ -f "$p" ] || continue
-	base=$(basename "$p" .spatch)
+	base=${p##*/}
+	base=${base%.spatch}
 	src=${base%%.*}
 	case=${base#*.}
 	s="$dir/$src.spx"
@@ -89,7 +126,8 @@ for p in "$dir"/*.spatch; do
 	d="$tmp/$base"
 	mkdir -p "$d"
 	cp "$s" "$d/$src.spx"
-	rev=$("$bin" check "$s" 2>/dev/null | sed -n 's/^verified .* (\(sha256:[0-9a-f]*\))$/\1/p')
+	"$bin" check "$s" > "$tmp/rev" 2> /dev/null
+	check_rev "$tmp/rev"
 	sed "s/BASE/$rev/g" "$p" > "$d/$case.spatch"
 	cmd=patch
 	flag=
@@ -100,7 +138,10 @@ for p in "$dir"/*.spatch; do
 	esac
 	mode_before=$(stat -c %a "$d/$src.spx")
 	# shellcheck disable=SC2086
-	(cd "$d" && "$bin" $cmd "$src.spx" "$case.spatch" $flag > "$tmp/out" 2> "$tmp/err"; echo "exit $?" > "$tmp/status")
+	cd "$d" || exit 1
+	"$bin" $cmd "$src.spx" "$case.spatch" $flag > "$tmp/out" 2> "$tmp/err"
+	echo "exit $?" > "$tmp/status"
+	cd "$patch_root" || exit 1
 	cat "$tmp/out" "$tmp/err" "$tmp/status" > "$tmp/transcript"
 	check "$base" "$dir/$base.out" "$tmp/transcript"
 	if [ -f "$dir/$base.golden" ] || { [ "${BLESS:-}" = 1 ] && ! cmp -s "$s" "$d/$src.spx"; }; then
@@ -113,7 +154,7 @@ for p in "$dir"/*.spatch; do
 		fail=1
 	fi
 	[ "$(stat -c %a "$d/$src.spx")" = "$mode_before" ] || { echo "FAIL patch $base: mode changed"; fail=1; }
-	left=$(ls -A "$d" | grep -v -e "^$src.spx\$" -e "^$case.spatch\$" || true)
+	left_behind "$d" "$src.spx" "$case.spatch"
 	[ -z "$left" ] || { echo "FAIL patch $base: left behind: $left"; fail=1; }
 	n=$((n + 1))
 done

@@ -32,11 +32,13 @@ if [ "${SEMAPRAX_PROJECT_SANITIZE:-}" = 1 ]; then
 	native_env=
 fi
 for dir in "$root"/*/; do
-	name=$(basename "$dir")
+	name=${dir%/}
+	name=${name##*/}
 	rm -rf "$tmp/case"
 	cp -R "$dir" "$tmp/case"
 	args="check ."
-	[ -f "$dir/args" ] && args=$(cat "$dir/args")
+	# (args: one line, read by the shell; `$(cat …)` was two processes a case)
+	if [ -f "$dir/args" ]; then t_first "$dir/args"; args=$t_l; fi
 	input=/dev/null
 	[ -f "$dir/stdin" ] && input="$dir/stdin"
 	envs=
@@ -57,7 +59,9 @@ for dir in "$root"/*/; do
 			rm -rf "$tmp/case"
 			cp -R "$dir" "$tmp/case"
 			# shellcheck disable=SC2086
-			(cd "$tmp/case" && env $envs $lenv "$bin" $args --$lane < "$input" > "$tmp/out" 2> "$tmp/err")
+			# (CC: $lane_ccx, tests/cc-cache.sh under .ci/run, where the
+			# sanitizer lane compiles the same C)
+			(cd "$tmp/case" && CC=$lane_ccx env $envs $lenv "$bin" $args --$lane < "$input" > "$tmp/out" 2> "$tmp/err")
 			golden_check "$name (--$lane)" "$dir" "$tmp/case" "$?" "$tmp/out" "$tmp/err" || ok=0
 		done
 	fi

@@ -102,15 +102,21 @@ while [ "$i" -lt "$count" ]; do
 	fi
 	NO_COLOR=1 "$bin" run "$f" > "$tmp/io" 2> "$tmp/ie" < /dev/null
 	ist=$?
-	iline=$(head -n 1 "$tmp/ie")
+	t_first "$tmp/ie"
+	iline=$t_l
 	case $iline in
 	"single-file execution exhausted its step budget"|"single-file execution stopped at an interpreter limit: "*)
 		refused=$((refused + 1))
 		continue ;;
 	esac
-	(cd "$tmp" && NO_COLOR=1 CC="$cc -Werror" "$bin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null)
+	# in $tmp (the program's working directory), without a subshell: a
+	# process less per program ($f, $bin and $gen are absolute)
+	cd "$tmp" || exit 1
+	NO_COLOR=1 CC="$cc -Werror" "$bin" run --native "$f" > "$tmp/no" 2> "$tmp/ne" < /dev/null
 	nst=$?
-	nline=$(head -n 1 "$tmp/ne")
+	cd "$lane_root" || exit 1
+	t_first "$tmp/ne"
+	nline=$t_l
 	case $nline in
 	"error[SPX-B110]"*)
 		refused=$((refused + 1))
@@ -142,9 +148,12 @@ while [ "$i" -lt "$count" ]; do
 		fi
 	fi
 	if [ $((wasm_agreed + wasm_refused)) -lt "$wasm_n" ]; then
-		(cd "$tmp" && NO_COLOR=1 SEMAPRAX_CHECK_LEAKS=1 "$bin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null)
+		cd "$tmp" || exit 1
+		NO_COLOR=1 SEMAPRAX_CHECK_LEAKS=1 "$bin" run --wasm "$f" > "$tmp/wo" 2> "$tmp/we" < /dev/null
 		wst=$?
-		case $(head -n 1 "$tmp/we") in
+		cd "$lane_root" || exit 1
+		t_first "$tmp/we"
+		case $t_l in
 		"error[SPX-W110]"*)
 			wasm_refused=$((wasm_refused + 1)) ;;
 		*)

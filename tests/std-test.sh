@@ -9,11 +9,14 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 t_begin std "${1:-}"
+# $lane_ccx: the native lane's `CC`, through tests/cc-cache.sh under .ci/run
+# (the sanitizer lane compiles the same packages' C with the same gcc)
+. "$(dirname "$0")/lane-lib.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)/std
 agree="note: the interpreter, native and Wasm lanes agree on every run"
 for dir in "$root"/*/; do
 	pkg=$(basename "$dir")
-	if "$bin" test "$dir" --lane all > "$tmp/out" 2> "$tmp/err" && [ "$(tail -1 "$tmp/out")" = "$agree" ]; then
+	if CC=$lane_ccx "$bin" test "$dir" --lane all > "$tmp/out" 2> "$tmp/err" && [ "$(tail -1 "$tmp/out")" = "$agree" ]; then
 		ok
 	else
 		bad "test std/$pkg --lane all"

@@ -76,10 +76,14 @@ if t_asan && [ -n "${PLAIN_BIN:-}" ]; then
 		[ -f "$f" ] || continue
 		case $f in /*) src=$f ;; *) src=$lane_root/$f ;; esac
 		rm -f "$tmp/sa/m.wasm" "$tmp/pa/m.wasm"
-		(cd "$tmp/sa" && NO_COLOR=1 "$bin" build "$src" --target wasm -o m.wasm) > "$tmp/so" 2> "$tmp/se" < /dev/null
+		# (cd without a subshell: a process less a build)
+		cd "$tmp/sa" || exit 1
+		NO_COLOR=1 "$bin" build "$src" --target wasm -o m.wasm > "$tmp/so" 2> "$tmp/se" < /dev/null
 		sst=$?
-		(cd "$tmp/pa" && NO_COLOR=1 "$PLAIN_BIN" build "$src" --target wasm -o m.wasm) > "$tmp/po" 2> "$tmp/pe" < /dev/null
+		cd "$tmp/pa" || exit 1
+		NO_COLOR=1 "$PLAIN_BIN" build "$src" --target wasm -o m.wasm > "$tmp/po" 2> "$tmp/pe" < /dev/null
 		pst=$?
+		cd "$lane_root" || exit 1
 		if [ "$sst" -ne "$pst" ] || ! cmp -s "$tmp/so" "$tmp/po" || ! cmp -s "$tmp/se" "$tmp/pe"; then
 			disagree "$f" "build --target wasm under ASan: exit $sst '$(head -n 1 "$tmp/se")', the plain build: exit $pst '$(head -n 1 "$tmp/pe")'"
 		elif [ "$sst" -eq 0 ] && ! cmp -s "$tmp/sa/m.wasm" "$tmp/pa/m.wasm"; then
@@ -99,7 +103,8 @@ for f in "$@"; do
 	esac
 	SEMAPRAX_CHECK_LEAKS=1 lane "$tmp/wo" "$tmp/we" --wasm
 	wst=$?
-	wline=$(head -n 1 "$tmp/we")
+	t_first "$tmp/we"
+	wline=$t_l
 	case $wline in
 	"error[SPX-W110]"*)
 		case $f in
