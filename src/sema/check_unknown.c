@@ -319,6 +319,8 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 			diag_add_fix(d, a->span.end, e->span.end, "");
 		}
 	}
+	else if (strcmp(name, "return") == 0)   /* `return (a + b)` ending a block (rev39) */
+		diag_set_help(d, "`return` is not admitted: a block's value is its final expression; write the value alone");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
 	else if (in_list(from_bytes, name))
