@@ -2379,4 +2379,20 @@ EOF
 expect 1 "qa39: T273 with a note" -- "$bin" run --json "$tmp/qa39_stat.spx"
 has "$tmp/out" '"help":"a command-line program calls only `args_len`, `arg_utf8`, `stdout_write`, `stderr_write` and `file_read_text`","note":"besides those five, `run` admits `file_write_new` and `file_write_atomic`' "qa39: T273's help kept, the note after it"
 
+# ---- rev39 ----
+# An MCP tool error whose diagnostics (`data`) would pass the message bound:
+# the text keeps `error <code>: <message>` with `{"diagnostics":null}`, as a
+# JSON-RPC error's data does; the whole answer was -32002, the code lost.
+{
+	printf '%s\n' 'module rev39.many;'
+	printf '\n@id("app.main")\nfn main() -> i64\n{\n'
+	for i in 1 2 3 4 5 6 7 8; do printf '    let v%s: i64 = "text";\n' "$i"; done
+	printf '    0\n}\n'
+} > "$tmp/rev39_many.spx"
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graph","arguments":{}}}' > "$tmp/rev39_mcp"
+expect 0 "rev39: MCP error beyond the bound" -- sh -c '"$1" serve "$2" --mcp --max-message-bytes 1500 < "$3"' sh "$bin" "$tmp/rev39_many.spx" "$tmp/rev39_mcp"
+has "$tmp/out" '"text":"error -32004: the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them\n{\"diagnostics\":null}"}],"isError":true' "rev39: MCP error keeps its code, data null"
+lacks "$tmp/out" '-32002' "rev39: MCP error is not a bound refusal"
+
 t_end

@@ -541,14 +541,37 @@ keyword_typo(Parser *p, const Token *t, const Token *n)
 	return nbest == 1 ? best : NULL;
 }
 
+/* Does the statement at the cursor end with `;` (at bracket depth 0)
+ * rather than with its block's `}`? */
+static bool
+ends_with_semi(Parser *p)
+{
+	int depth = 0;
+	for (int k = 1; p->pos + k < p->ntoks; k++) {
+		const Token *u = parse_peek_at(p, k);
+		if (u->kind == TOK_EOF)
+			return false;
+		if (u->kind == TOK_LPAREN || u->kind == TOK_LBRACE || u->kind == TOK_LBRACKET)
+			depth++;
+		else if (u->kind == TOK_RPAREN || u->kind == TOK_RBRACKET || u->kind == TOK_RBRACE) {
+			if (depth-- == 0)
+				return false;
+		} else if (u->kind == TOK_SEMI && depth == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Statement-position words that are habits; true when one was reported. */
 static bool
 statement_habit(Parser *p)
 {
 	Token *t = parse_peek(p), *n = parse_peek_at(p, 1);
-	/* `return -1;` and `return (a + b);` too (qa39); as an expression
-	 * statement neither is valid code with a binding named `return` */
-	if (parse_tok_is_word(p, t, "return") && (starts_operand(p, n) || n->kind == TOK_MINUS || n->kind == TOK_LPAREN)) {
+	/* `return -1;` and `return (a + b);` too (qa39): followed by `;`,
+	 * never valid code; ending the block (no `;`) they are a valid value
+	 * when a binding or function is named `return` (keywords are
+	 * contextual: rev39), so the checker decides there */
+	if (parse_tok_is_word(p, t, "return") && (starts_operand(p, n) || ((n->kind == TOK_MINUS || n->kind == TOK_LPAREN) && ends_with_semi(p)))) {
 		return_habit(p, "return");
 		return true;
 	}

@@ -307,6 +307,10 @@ check_name(FnCtx *C, const Expr *e)
 			diag_set_help(d, "`%s` is a variant type, not a value: build one of its cases, `%s::Case { field: value }` (`%s::Case {}` without a payload)", name, name, name);
 		else
 			diag_set_help(d, "`%s` is a type, not a value: build one with braces, `%s { field: value, … }`", name, name);
+	} else if (strcmp(name, "return") == 0) {
+		/* `return -n` ending a block: a name there (a binding may be named
+		 * `return`), so the parser left it to us (rev39) */
+		diag_set_help(d, "`return` is not admitted: a block's value is its final expression; write the value alone");
 	} else if ((help = sema_near_local(C, name)) != NULL) {
 		/* a misspelled binding: the fix writes the one name in scope it is near */
 		diag_set_help(d, "did you mean `%s`?", help);

@@ -371,6 +371,7 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 	 * for the literal, not once per unknown initializer, which was
 	 * quadratic) */
 	int *at = spx_xmalloc(sizeof *at * (size_t)(n ? n : 1)), *near = NULL, *claims = NULL;
+	bool guessed = false;   /* near[0] is the one field of a one-field shape, not a near spelling */
 	for (int i = 0; i < n; i++) {
 		at[i] = sema_field_find(S, decl, case_index, inits[i].name.s, true);
 		if (at[i] < 0 && !near) {
@@ -388,8 +389,10 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			/* the one field of a one-field shape, abbreviated (qa39: `Ok { val: x }`,
 			 * `Some { v: 1 }`); an unrelated name (`Square { side: 3 }` where the
 			 * case holds `radius`) keeps the plain help */
-			if (at[j] < 0 && near[j] < 0 && n == 1 && nfields == 1 && abbreviates(inits[j].name.s, fields[0].name))
+			if (at[j] < 0 && near[j] < 0 && n == 1 && nfields == 1 && abbreviates(inits[j].name.s, fields[0].name)) {
 				near[j] = 0;
+				guessed = true;
+			}
 			if (near[j] >= 0)
 				claims[near[j]]++;
 		}
@@ -429,6 +432,23 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 					} else {
 						diag_set_help(d, "did you mean `%s`?", fname);
 					}
+				} else if (guessed) {
+					/* a guess by shape, not by spelling: named only when
+					 * the value fits the field (rev39: `Cfg { verbose: true }`
+					 * became `Cfg { path: true }`, a T215), its value
+					 * checked first (d is found again: the list may grow) */
+					TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
+					ptrdiff_t di = d ? d - S->diags->items.items : -1;
+					TypeId got = sema_check_expr(C, v);
+					d = di >= 0 ? &S->diags->items.items[di] : NULL;
+					if (got == T_ERR || sema_type_accepts(S, want, got)) {
+						diag_set_help(d, "did you mean `%s`?", fname);
+						diag_add_fix(d, inits[i].name.span.start, inits[i].name.span.end, fname);
+					} else {
+						diag_set_help(d, "the one %sfield of `%s%s%s` is `%s: %s`; this `%s` value does not fit it", cname ? "payload " : "", s->name,
+						    cname ? "::" : "", cname ? cname : "", fname, sema_type_name(S, want), sema_type_name(S, got));
+					}
+					continue;
 				} else {
 					diag_set_help(d, "did you mean `%s`?", fname);
 					if (claims[k] == 1)

@@ -383,8 +383,8 @@ check_assign(FnCtx *C, const Stmt *s)
 			S->assign_owner[v->id] = SEMA_ASSIGN_REFUSED;   /* no reinitialisation (own pass) */
 			const char *upd = reopener_name(S, v);
 			if (upd)   /* an update whose first argument is another expression (qa39: nested updates) */
-				diag_set_help(d, "`%s` reopens `%s` in place only when its first argument is `%s` itself: one update per statement, `%s = %s<…>(%s, …);`, then the next",
-				    upd, name, name, name, upd, name);
+				diag_set_help(d, "`%s` reopens `%s` in place only when its first argument is `%s` itself: one update per statement, `%s = %s%s(%s, …);`, then the next",
+				    upd, name, name, name, upd, sema_builtin_find(upd) && sema_builtin_find(upd)->ntparams ? "<…>" : "", name);   /* `bytes_set` takes none (rev39) */
 			else if (C->loop_depth > 0)
 				loop_renewal_help(S, d, name, vt, v);
 			else {

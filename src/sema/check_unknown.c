@@ -314,11 +314,22 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		 * so the fix keeps the argument alone */
 		const Expr *a = e->u.call.args[0];
 		diag_set_help(d, "there is no `%s(…)`: parameters are immutable, so an `ensures` clause reads each one at its entry value; write the argument itself", name);
-		if (a->kind == EXPR_NAME && !e->u.call.has_targs) {
-			diag_add_fix(d, e->span.start, a->span.start, "");
-			diag_add_fix(d, a->span.end, e->span.end, "");
+		/* the fix deletes `old(` and `)` with the blanks beside them, not
+		 * a comment written inside (rev39: `old(x // …\n)` lost it) */
+		uint32_t o = e->span.start + (uint32_t)strlen(name), c = e->span.end;
+		while (o < a->span.start && (S->src[o] == ' ' || S->src[o] == '\t'))
+			o++;
+		if (a->kind == EXPR_NAME && !e->u.call.has_targs && S->src[o] == '(' && c > a->span.end && S->src[c - 1] == ')') {
+			for (o++; o < a->span.start && S->src[o] && strchr(" \t\r\n", S->src[o]); o++)
+				;
+			for (c--; c > a->span.end && S->src[c - 1] && strchr(" \t\r\n", S->src[c - 1]); c--)
+				;
+			diag_add_fix(d, e->span.start, o, "");
+			diag_add_fix(d, c, e->span.end, "");
 		}
 	}
+	else if (strcmp(name, "return") == 0)   /* `return (a + b)` ending a block (rev39) */
+		diag_set_help(d, "`return` is not admitted: a block's value is its final expression; write the value alone");
 	else if (in_list(asserts, name))
 		diag_set_help(d, "there is no assert or panic; a test returns `0` on success, as in `if <condition> { 0 } else { 1 }`, and a checked condition is a `requires` or `ensures` line");
 	else if (in_list(from_bytes, name))

@@ -416,8 +416,8 @@ use_var(Own *O, int i, const Expr *e, bool move)
 			else if (v->type == T_BYTES)
 				diag_set_help(d, "`%s` is lent here (a `borrow` parameter, a `for` item or a `match borrow` binding): pass an owned copy, `bytes_copy(bytes_as_slice(%s))`",
 				    v->name, v->name);
-			else if (v->borrowed == 1 && !v->shared)
-				/* ours too (qa39): a `borrow` parameter handed to an `own` one */
+			else if (v->borrowed == 1 && !v->shared && i < O->nparams)
+				/* ours too (qa39): a `borrow` parameter handed to an `own` one (not a `let` alias of one: rev39) */
 				diag_set_help(d, "`%s` is a `borrow` parameter of `%s`, which only reads it: to pass it on, take it `own` (`%s: own %s`; its callers then give it up), or return what you build from it instead",
 				    v->name, O->fn_name, v->name, sema_type_name(S, v->type));
 			else

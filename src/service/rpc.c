@@ -225,9 +225,11 @@ mcp_tools_list(Buf *res)
 	buf_puts(res, "]}");
 }
 
-/* tools/call: the operation's result (or error) as one text content. */
+/* tools/call: the operation's result (or error) as one text content;
+ * room: the bytes the reply's result may take (the message bound less the
+ * envelope, 0: no bound). */
 static bool
-mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
+mcp_call(Service *v, json_t *params, Buf *res, SvcError *err, size_t room)
 {
 	json_t *name = json_is_object(params) ? json_object_get(params, "name") : NULL;
 	json_t *args = json_is_object(params) ? json_object_get(params, "arguments") : NULL;
@@ -271,10 +273,19 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err)
 	if (ok) {
 		json_str(res, r.data ? r.data : "", r.len);
 	} else {
-		/* the error's data (a project read's diagnostics) on a line of its own */
+		/* the error's data (a project read's diagnostics) on a line of its
+		 * own; beyond the bound `{"diagnostics":null}`, as a JSON-RPC error's
+		 * (rev39: the whole answer became -32002, the error's code lost) */
+		size_t mark = res->len;
 		Buf text = {0};
 		buf_printf(&text, "error %d: %s%s%s", e.code, e.message, e.data ? "\n" : "", e.data ? e.data : "");
 		svc_json_text(res, text.data);
+		if (e.data && room && res->len + 32 > room) {
+			res->len = mark;
+			text.len = 0;
+			buf_printf(&text, "error %d: %s\n{\"diagnostics\":null}", e.code, e.message);
+			svc_json_text(res, text.data);
+		}
 		buf_free(&text);
 	}
 	free(e.data);
@@ -414,7 +425,11 @@ svc_handle_frame(Service *v, const char *frame, size_t len, Buf *out)
 				mcp_tools_list(&r);
 				ok = true;
 			} else if (v->o.mcp && strcmp(name, "tools/call") == 0) {
-				ok = mcp_call(v, params, &r, &e);
+				Buf h = {0};   /* the envelope: `{"jsonrpc":"2.0","id":…,"result":…}` */
+				svc_put_id(&h, id);
+				size_t env = h.len + 34;
+				buf_free(&h);
+				ok = mcp_call(v, params, &r, &e, v->o.max_message > env ? v->o.max_message - env : 1);
 			} else if (v->o.mcp) {
 				ok = false;
 				e.code = SVC_E_METHOD;
