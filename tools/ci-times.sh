@@ -24,7 +24,8 @@ if [ "${1:-}" = --sh ]; then
 	rc=$?
 	# the recursive lines (test-sanitize, test-install's make install) hold
 	# their sub-make's lines, which are logged themselves
-	case $1 in "make "*|*" make "*|*"/make "*) target="($target)" ;; esac
+	# (a line continued with a backslash keeps its newline: `\<newline>make`)
+	case $1 in "make "*|*" make "*|*"/make "*|*$'\n'"make "*) target="($target)" ;; esac
 	printf '%s %s %s\n' "$lane" "$target" "$(tail -n 1 "$tf")" >> "$CI_TIMES_LOG"
 	rm -f "$tf"
 	exit $rc
