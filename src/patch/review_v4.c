@@ -169,6 +169,39 @@ param_family(const SPatch *p, const PatchPlan *pl, Sema *before, int i, const Pa
 	f->family = b.data;
 }
 
+static int
+by_span(const void *a, const void *b)
+{
+	const Sym *x = *(const Sym *const *)a, *y = *(const Sym *const *)b;
+	if (x->span.start != y->span.start)
+		return x->span.start < y->span.start ? -1 : 1;
+	if (x->span.end != y->span.end)
+		return x->span.end > y->span.end ? -1 : 1;   /* the wider first */
+	return x->id && y->id ? strcmp(x->id, y->id) : 0;
+}
+
+/* The module's declared functions no other holds (a closure lifted from a
+ * function lies inside it), sorted by where they start; declarations never
+ * overlap otherwise, so the spans are disjoint (malloc'd; *n the count). */
+static const Sym **
+outer_functions(Sema *S, int *n)
+{
+	const Sym **v = spx_xmalloc(sizeof *v * (size_t)(S->syms.len ? S->syms.len : 1));
+	int k = 0;
+	for (SymId y = 0; y < S->syms.len; y++) {
+		const Sym *s = sema_sym(S, y);
+		if (s->fn && s->decl && !s->prelude)
+			v[k++] = s;
+	}
+	qsort(v, (size_t)k, sizeof *v, by_span);
+	int m = 0;
+	for (int j = 0; j < k; j++)
+		if (m == 0 || v[j]->span.start >= v[m - 1]->span.end)
+			v[m++] = v[j];
+	*n = m;
+	return v;
+}
+
 /* add-/remove-parameter: every function the operation edits is compared,
  * not the selected one alone — each member of the family (one change each)
  * and each function holding a call the operation rewrote (an argument the
@@ -186,17 +219,26 @@ param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *afte
 		if (d->op == i && d->v4kind && d->function)
 			add_effect(&fns, d->function);
 	}
+	int nout;
+	const Sym **out = outer_functions(before, &nout);
 	for (int k = 0; k < pl->edits.len; k++) {
 		const PatchEdit *x = &pl->edits.items[k];
-		const Sym *holder = NULL;   /* the widest: a declared function, not a closure lifted from it */
-		for (SymId y = 0; x->op == i && y < before->syms.len; y++) {
-			const Sym *s = sema_sym(before, y);
-			if (s->fn && s->decl && !s->prelude && s->span.start <= x->start && x->end <= s->span.end &&
-			    (!holder || s->span.end - s->span.start > holder->span.end - holder->span.start))
-				holder = s;
+		if (x->op != i)
+			continue;
+		/* the widest function holding the edit (a declared function, not a
+		 * closure lifted from it): the last outer one starting at or before it */
+		int lo = 0, hi = nout;
+		while (lo < hi) {
+			int mid = lo + (hi - lo) / 2;
+			if (out[mid]->span.start <= x->start)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
+		const Sym *holder = lo > 0 && x->end <= out[lo - 1]->span.end ? out[lo - 1] : NULL;
 		add_effect(&fns, holder ? holder->id : NULL);
 	}
+	free(out);
 	Buf in = {0};
 	int changed = 0;
 	for (int k = 0; k < fns.n; k++) {
