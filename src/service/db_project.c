@@ -71,29 +71,45 @@ project_trace(SvcTrace *t, const Project *pj)
 	svc_trace_add(t, any ? SVC_EXECUTED : SVC_REUSED, "project");
 }
 
-/* One diagnostic's `check --json` object into b: a line, or (list) an
- * item of a JSON list. */
-static void
-render_one(Buf *b, const DiagSink *s, const Diag *d, bool list)
+/* Each diagnostic of s as its `check --json` object, comma-separated after
+ * what was written before unless *first: the layer's one renderer of a
+ * diagnostics list (check's answer, an error's `data`). */
+void
+svc_put_diags(Buf *out, const DiagSink *s, bool *first)
 {
-	if (list && b->len)
-		buf_putc(b, ',');
-	diag_render_json(b, s, d);
-	if (list && b->len && b->data[b->len - 1] == '\n')
-		b->len--;
+	Buf one = {0};
+	for (int i = 0; i < s->items.len; i++) {
+		one.len = 0;
+		diag_render_json(&one, s, &s->items.items[i]);
+		while (one.len && one.data[one.len - 1] == '\n')
+			one.len--;
+		if (!*first)
+			buf_putc(out, ',');
+		*first = false;
+		buf_put(out, one.data, one.len);
+	}
+	buf_free(&one);
 }
 
-/* Every diagnostic of a project as project_emit_diags orders them, rendered. */
-static void
-render_all(Buf *b, const Project *pj, bool list)
+void
+svc_error_diags(SvcError *err, const Buf *items)
 {
-	for (int i = 0; i < pj->diags.items.len; i++)
-		render_one(b, &pj->diags, &pj->diags.items.items[i], list);
-	for (int m = 0; m < pj->P.nmods; m++) {
-		const DiagSink *s = &pj->P.mods[m]->s.diags;
-		for (int i = 0; i < s->items.len; i++)
-			render_one(b, s, &s->items.items[i], list);
-	}
+	Buf d = {0};
+	buf_puts(&d, "{\"diagnostics\":[");
+	buf_put(&d, items->data ? items->data : "", items->len);
+	buf_puts(&d, "]}");
+	free(err->data);
+	err->data = d.data;
+}
+
+/* Every diagnostic of a project as project_emit_diags orders them, a list's items. */
+static void
+render_all(Buf *b, const Project *pj)
+{
+	bool first = true;
+	svc_put_diags(b, &pj->diags, &first);
+	for (int m = 0; m < pj->P.nmods; m++)
+		svc_put_diags(b, &pj->P.mods[m]->s.diags, &first);
 }
 
 static void
@@ -103,8 +119,8 @@ verify_project(const char *manifest, const ProjectOverlay *ov, int nov, Project 
 	Project cold;
 	bool cok = project_check_overlay(&cold, manifest, ov, nov);
 	Buf a = {0}, b = {0};
-	render_all(&a, pj, false);
-	render_all(&b, &cold, false);
+	render_all(&a, pj);
+	render_all(&b, &cold);
 	bool same = cok == ok && strcmp(cold.P.revision, pj->P.revision) == 0 && a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0) &&
 	            cold.P.nmods == pj->P.nmods;
 	for (int m = 0; same && m < pj->P.nmods; m++)
@@ -167,18 +183,6 @@ svc_project_check(Service *v, SvcTrace *t, bool reload)
 	return v->pj_ok;
 }
 
-/* err->data: {"diagnostics":[items]} */
-static void
-set_data(SvcError *err, const Buf *items)
-{
-	Buf d = {0};
-	buf_puts(&d, "{\"diagnostics\":[");
-	buf_put(&d, items->data ? items->data : "", items->len);
-	buf_puts(&d, "]}");
-	free(err->data);
-	err->data = d.data;
-}
-
 bool
 svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
 {
@@ -188,12 +192,12 @@ svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
 		Project pj;
 		bool loaded = project_check_overlay(&pj, v->manifest, v->ov, v->nov) && project_lower(&pj);
 		if (!loaded)
-			render_all(&items, &pj, true);
+			render_all(&items, &pj);
 		project_free(&pj);
 		if (!loaded) {
 			snprintf(err->message, sizeof err->message, "the project does not verify: `data.diagnostics` holds its diagnostics, "
 			    "as `check` answers them");
-			set_data(err, &items);
+			svc_error_diags(err, &items);
 			buf_free(&items);
 			return false;
 		}
@@ -220,10 +224,11 @@ svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
 		Diag *d = diag_report(&s, (DiagCode)dc, NULL, "%.*s", mn, m);
 		if (hn)
 			diag_set_help(d, "%.*s", hn, h);
-		render_one(&items, &s, &s.items.items[0], true);
+		bool first = true;
+		svc_put_diags(&items, &s, &first);
 		diag_free(&s);
 		free(path);
-		set_data(err, &items);
+		svc_error_diags(err, &items);
 	}
 	snprintf(err->message, sizeof err->message, "%.*s%s%.*s", mn > 300 ? 300 : mn, m, hn ? "; help: " : "", hn > 400 ? 400 : hn, h);
 	buf_free(&items);

@@ -128,36 +128,16 @@ ensure_input(Service *v, SvcError *err)
 	return true;
 }
 
-/* Writes "diagnostics":[…] of a sink (each its JSON object). */
-static void
-put_diags(Buf *out, const DiagSink *s, bool *first)
-{
-	Buf one = {0};
-	for (int i = 0; i < s->items.len; i++) {
-		one.len = 0;
-		diag_render_json(&one, s, &s->items.items[i]);
-		while (one.len && one.data[one.len - 1] == '\n')
-			one.len--;
-		if (!*first)
-			buf_putc(out, ',');
-		*first = false;
-		buf_put(out, one.data, one.len);
-	}
-	buf_free(&one);
-}
-
 /* err->data: {"diagnostics":[…]} of sink s (each its `check` object); frees s. */
 static void
 diags_data(SvcError *err, DiagSink *s)
 {
-	Buf d = {0};
+	Buf items = {0};
 	bool first = true;
-	buf_puts(&d, "{\"diagnostics\":[");
-	put_diags(&d, s, &first);
-	buf_puts(&d, "]}");
+	svc_put_diags(&items, s, &first);
+	svc_error_diags(err, &items);
+	buf_free(&items);
 	diag_free(s);
-	free(err->data);
-	err->data = d.data;
 }
 
 /* The project product: re-checked from disk when marked stale, per module
@@ -186,9 +166,9 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool 
 	const char *rev = NULL;
 	if (v->project) {
 		ok = project_check_now(v, &t, reload);
-		put_diags(&d, &v->pj->diags, &first);
+		svc_put_diags(&d, &v->pj->diags, &first);
 		for (int i = 0; i < v->pj->P.nmods; i++)
-			put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
+			svc_put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
 		if (ok && want_rev)
 			driver_program_revision(&v->pj->P);   /* pending after a body re-checked in place */
 		rev = ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL;
@@ -200,7 +180,7 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool 
 		DiagSink s;
 		v->file.lazy_revision = !want_rev;
 		ok = svc_file_check(&v->file, &t, &s);
-		put_diags(&d, &s, &first);
+		svc_put_diags(&d, &s, &first);
 		diag_free(&s);
 		rev = ok && want_rev ? svc_file_revision(&v->file) : NULL;
 	}

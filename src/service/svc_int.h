@@ -154,6 +154,11 @@ bool svc_project_check(Service *v, SvcTrace *t, bool reload);
  * buffers ov (read from the disk otherwise), re-checking only what changed
  * since *pj; true when it verifies. */
 bool svc_project_update(Project **pj, const char *manifest, const ProjectOverlay *ov, int nov, SvcTrace *t);
+/* The service's diagnostics lists: each diagnostic of s as its `check
+ * --json` object, comma-separated after what out holds unless *first; and
+ * err->data as {"diagnostics":[items]} of such items (db_project.c). */
+void svc_put_diags(Buf *out, const DiagSink *s, bool *first);
+void svc_error_diags(SvcError *err, const Buf *items);
 /* A project read (graph, context, query, doc) that failed: its diagnostics
  * as the objects `check` answers, into err->data as {"diagnostics":[…]}.
  * Not verifying: the project loaded as the CLI's project forms load it
