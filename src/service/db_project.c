@@ -75,20 +75,22 @@ project_trace(SvcTrace *t, const Project *pj)
  * what was written before unless *first: the layer's one renderer of a
  * diagnostics list (check's answer, an error's `data`). */
 void
+svc_put_diag(Buf *out, const DiagSink *s, const Diag *d, bool *first)
+{
+	if (!*first)
+		buf_putc(out, ',');
+	*first = false;
+	size_t at = out->len;
+	diag_render_json(out, s, d);
+	while (out->len > at && out->data[out->len - 1] == '\n')
+		out->len--;
+}
+
+void
 svc_put_diags(Buf *out, const DiagSink *s, bool *first)
 {
-	Buf one = {0};
-	for (int i = 0; i < s->items.len; i++) {
-		one.len = 0;
-		diag_render_json(&one, s, &s->items.items[i]);
-		while (one.len && one.data[one.len - 1] == '\n')
-			one.len--;
-		if (!*first)
-			buf_putc(out, ',');
-		*first = false;
-		buf_put(out, one.data, one.len);
-	}
-	buf_free(&one);
+	for (int i = 0; i < s->items.len; i++)
+		svc_put_diag(out, s, &s->items.items[i], first);
 }
 
 void
@@ -183,12 +185,35 @@ svc_project_check(Service *v, SvcTrace *t, bool reload)
 	return v->pj_ok;
 }
 
+void
+svc_seen_diag(void *ctx, const DiagSink *s, const Diag *d)
+{
+	SvcSeen *w = ctx;
+	if (w->seen)
+		return;
+	w->seen = true;
+	w->code = d->code;
+	bool first = true;
+	svc_put_diag(&w->item, s, d, &first);
+	const char *help = diag_help_text(d);
+	w->message = spx_xstrdup(d->message);
+	w->help = help && *help ? spx_xstrdup(help) : NULL;
+}
+
+void
+svc_seen_free(SvcSeen *w)
+{
+	buf_free(&w->item);
+	free(w->message);
+	free(w->help);
+}
+
 bool
-svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
+svc_project_read_failed(Service *v, const SvcSeen *seen, const char *cli, int code, SvcError *err)
 {
 	err->code = code;
-	Buf items = {0};
 	if (code == SVC_E_NOT_VERIFIED) {
+		Buf items = {0};
 		Project pj;
 		bool loaded = project_check_overlay(&pj, v->manifest, v->ov, v->nov) && project_lower(&pj);
 		if (!loaded)
@@ -202,35 +227,14 @@ svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
 			return false;
 		}
 	}
-	/* the first diagnostic the command printed: `sev[CODE]: message at path`
-	 * and its `  help: ` line, read back into a diagnostic of that code */
-	int n = (int)strcspn(cli, "\n");
-	const char *h = cli[n] ? cli + n + 1 : "";
-	int hn = strncmp(h, "  help: ", 8) == 0 ? (h += 8, (int)strcspn(h, "\n")) : 0;
-	const char *lb = memchr(cli, '[', (size_t)n), *rb = lb ? memchr(lb, ']', (size_t)(cli + n - lb)) : NULL;
-	char name[32] = "";
-	if (rb && rb - lb < (int)sizeof name && strncmp(rb, "]: ", 3) == 0)
-		snprintf(name, sizeof name, "%.*s", (int)(rb - lb - 1), lb + 1);
-	int dc = name[0] ? diag_lookup(name) : -1;
-	const char *m = dc >= 0 ? rb + 3 : cli, *at = NULL;
-	for (const char *x = m; dc >= 0 && x + 4 <= cli + n; x++)
-		if (strncmp(x, " at ", 4) == 0)
-			at = x;
-	int mn = (int)((at ? at : cli + n) - m);
-	if (dc >= 0) {
-		char *path = at ? spx_xstrndup(at + 4, (size_t)(cli + n - at - 4)) : NULL;
-		DiagSink s;
-		diag_init(&s, path, NULL, 0);
-		Diag *d = diag_report(&s, (DiagCode)dc, NULL, "%.*s", mn, m);
-		if (hn)
-			diag_set_help(d, "%.*s", hn, h);
-		bool first = true;
-		svc_put_diags(&items, &s, &first);
-		diag_free(&s);
-		free(path);
-		svc_error_diags(err, &items);
+	if (seen->seen) {
+		/* the first diagnostic the command reported, as it made it */
+		svc_error_diags(err, &seen->item);
+		snprintf(err->message, sizeof err->message, "%.300s%s%.400s", seen->message, seen->help ? "; help: " : "",
+		    seen->help ? seen->help : "");
+	} else {
+		/* no diagnostic (a usage refusal): the command's first line */
+		snprintf(err->message, sizeof err->message, "%.*s", (int)strcspn(cli, "\n") > 300 ? 300 : (int)strcspn(cli, "\n"), cli);
 	}
-	snprintf(err->message, sizeof err->message, "%.*s%s%.*s", mn > 300 ? 300 : mn, m, hn ? "; help: " : "", hn > 400 ? 400 : hn, h);
-	buf_free(&items);
 	return false;
 }

@@ -542,13 +542,17 @@ static bool on_disk(Service *v, SvcError *err);
  * that does not verify is -32004, a symbol no declaration has -32005.
  */
 static bool
-held_capture(Service *v, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+held_capture(Service *v, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcSeen *seen, SvcError *err)
 {
 	if (!v->o.set_overlay && !on_disk(v, err))
 		return false;
 	if (v->o.set_overlay)
 		v->o.set_overlay(v->ov, v->nov);
+	if (seen && v->o.watch_diags)
+		v->o.watch_diags(svc_seen_diag, seen);
 	bool ok = svc_capture(&v->o, argc, argv, bo, be, status, err);
+	if (seen && v->o.watch_diags)
+		v->o.watch_diags(NULL, NULL);
 	if (v->o.set_overlay)
 		v->o.set_overlay(NULL, 0);
 	return ok;
@@ -559,14 +563,16 @@ project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcEr
 {
 	Buf bo = {0}, be = {0};
 	int status = 0;
-	bool ok = held_capture(v, argc, argv, &bo, &be, &status, err);
+	SvcSeen seen = {0};
+	bool ok = held_capture(v, argc, argv, &bo, &be, &status, &seen, err);
 	if (ok && status != 0) {
 		/* structured diagnostics in `data` (a G001's help names the
 		 * candidates of an ambiguous symbol: the agent's next request) */
-		const char *e = be.data ? be.data : "";
-		bool symbol = strstr(e, "[SPX-G001]") != NULL;   /* unknown or ambiguous: one code */
-		ok = svc_project_read_failed(v, e, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, err);
+		bool symbol = seen.seen && seen.code == DIAG_G001;   /* unknown or ambiguous: one code */
+		ok = svc_project_read_failed(v, &seen, be.data ? be.data : "", symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED,
+		    err);
 	}
+	svc_seen_free(&seen);
 	if (ok) {
 		size_t len = bo.len;
 		while (len > 0 && bo.data[len - 1] == '\n')
@@ -1010,7 +1016,7 @@ static bool
 command_as(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status, int how)
 {
 	Buf bo = {0}, be = {0};
-	bool ok = how == HELD ? held_capture(v, argc, argv, &bo, &be, status, err)
+	bool ok = how == HELD ? held_capture(v, argc, argv, &bo, &be, status, NULL, err)
 	    : how == RUNS ? capture_run(&v->o, argc, argv, &bo, &be, status, err)
 	    : svc_capture(&v->o, argc, argv, &bo, &be, status, err);
 	if (ok) {
