@@ -355,6 +355,13 @@ sema_owner_fields(Sema *S, TypeId owner, int ci, FieldSym **fields, int *nfields
 	return decl;
 }
 
+/* The type field k of owner (or of its case case_index) wants. */
+static TypeId
+field_want(Sema *S, TypeId owner, int case_index, int k)
+{
+	return case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
+}
+
 /* Checks `{ f: e, … }` against the fields of a record type or variant case. */
 static void
 check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
@@ -417,9 +424,9 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			if (k >= 0) {
 				const Expr *v = inits[i].value;
 				const char *fname = fields[k].name;
+				TypeId want = field_want(S, owner, case_index, k);
 				if (v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start) {
 					const Local *l = sema_local_find(C, v->u.name.s);
-					TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
 					if (l && sema_type_accepts(S, want, l->type)) {
 						diag_set_help(d, "did you mean `%s`? `%s: %s` names the field and keeps the local `%s` as its value", fname, fname,
 						    v->u.name.s, v->u.name.s);
@@ -437,7 +444,6 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 					 * the value fits the field (rev39: `Cfg { verbose: true }`
 					 * became `Cfg { path: true }`, a T215), its value
 					 * checked first (d is found again: the list may grow) */
-					TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
 					ptrdiff_t di = d ? d - S->diags->items.items : -1;
 					TypeId got = sema_check_expr(C, v);
 					d = di >= 0 ? &S->diags->items.items[di] : NULL;
@@ -460,7 +466,7 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			continue;
 		}
 		seen[idx] = true;
-		TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, idx) : sema_field_type(S, owner, idx);
+		TypeId want = field_want(S, owner, case_index, idx);
 		TypeId got = sema_check_expr(C, inits[i].value);
 		if (!sema_type_accepts(S, want, got)) {
 			Diag *d;
