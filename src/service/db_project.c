@@ -220,8 +220,7 @@ svc_project_read_failed(Service *v, const SvcSeen *seen, const char *cli, int co
 			render_all(&items, &pj);
 		project_free(&pj);
 		if (!loaded) {
-			snprintf(err->message, sizeof err->message, "the project does not verify: `data.diagnostics` holds its diagnostics, "
-			    "as `check` answers them");
+			snprintf(err->message, sizeof err->message, "the project does not verify" SVC_DATA_HELD);
 			svc_error_diags(err, &items);
 			buf_free(&items);
 			return false;

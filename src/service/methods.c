@@ -508,7 +508,7 @@ program(Service *v, SvcTrace *t, SvcError *err)
 		(void)svc_file_check(&v->file, &quiet, &s);
 		svc_trace_free(&quiet);
 		diags_data(err, &s);
-		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them");
+		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify" SVC_DATA_HELD);
 	}
 	return true;
 }

@@ -154,6 +154,11 @@ bool svc_project_check(Service *v, SvcTrace *t, bool reload);
  * buffers ov (read from the disk otherwise), re-checking only what changed
  * since *pj; true when it verifies. */
 bool svc_project_update(Project **pj, const char *manifest, const ProjectOverlay *ov, int nov, SvcTrace *t);
+/* The end of a -32004 message while `data` holds the diagnostics
+ * (SVC_DATA_HELD), and the end rpc.c writes in its place when they would
+ * pass the message bound and `data.diagnostics` is null (SVC_DATA_NULL). */
+#define SVC_DATA_HELD ": `data.diagnostics` holds its diagnostics, as `check` answers them"
+#define SVC_DATA_NULL ": its diagnostics would pass the message bound, so `data.diagnostics` is null; `check` answers them"
 /* The service's diagnostics lists: each diagnostic of s as its `check
  * --json` object, comma-separated after what out holds unless *first; and
  * err->data as {"diagnostics":[items]} of such items (db_project.c). */
