@@ -232,28 +232,25 @@ sema_check_method(FnCtx *C, const Expr *e)
 	return T_ERR;
 }
 
-/* The nearest of candidates offered one at a time (near_try): a distance
- * of at most 2, and 2 only between names of 5 bytes or more; a tie for
- * the best is no answer. */
-typedef struct Near {
-	const char *want;
-	size_t len;
-	int best, best_d;
-	bool tie;
-} Near;
-
-static Near
-near_start(const char *want)
+SemaNear
+sema_near_start(const char *want)
 {
-	Near n = { want, strlen(want), -1, 3, false };
+	SemaNear n = { want, strlen(want), -1, 3, false };
 	return n;
 }
 
-static void
-near_try(Near *n, int i, const char *cand)
+static bool
+near_within(const SemaNear *n, const char *cand, int *d)
 {
-	int d = spx_edit_distance(n->want, cand, true);
-	if (d > 2 || (d == 2 && (n->len < 5 || strlen(cand) < 5)))
+	*d = spx_edit_distance(n->want, cand, true);
+	return *d <= 2 && (*d < 2 || (n->len >= 5 && strlen(cand) >= 5));
+}
+
+void
+sema_near_try(SemaNear *n, int i, const char *cand)
+{
+	int d;
+	if (!near_within(n, cand, &d))
 		return;
 	if (d < n->best_d) {
 		n->best = i;
@@ -262,6 +259,13 @@ near_try(Near *n, int i, const char *cand)
 	} else if (d == n->best_d) {
 		n->tie = true;
 	}
+}
+
+bool
+sema_near_as_best(const SemaNear *n, const char *cand)
+{
+	int d;
+	return n->best >= 0 && near_within(n, cand, &d) && d == n->best_d;
 }
 
 /* Whether `name` is a shortening of `field` (a non-empty proper prefix). */
@@ -278,10 +282,10 @@ abbreviates(const char *name, const char *field)
 static int
 near_field(const FieldSym *fields, int n, const bool *skip, const char *name)
 {
-	Near nr = near_start(name);
+	SemaNear nr = sema_near_start(name);
 	for (int i = 0; i < n; i++)
 		if (!skip || !skip[i])
-			near_try(&nr, i, fields[i].name);
+			sema_near_try(&nr, i, fields[i].name);
 	return nr.tie ? -1 : nr.best;
 }
 
@@ -566,9 +570,9 @@ int
 sema_near_case(Sema *S, SymId variant, const char *name)
 {
 	const Sym *s = sema_sym(S, variant);
-	Near nr = near_start(name);
+	SemaNear nr = sema_near_start(name);
 	for (int i = 0; i < s->nom->ncases; i++)
-		near_try(&nr, i, s->nom->cases[i].name);
+		sema_near_try(&nr, i, s->nom->cases[i].name);
 	return nr.tie ? -1 : nr.best;
 }
 

@@ -192,6 +192,20 @@ bool sema_is_int_literal(const Expr *e);                 /* `4`, `-4` (typed by 
 bool sema_int_literal_fits(const Expr *e, bool negative, TypeId want);
 const char *sema_int_range_text(TypeId t);               /* `0 to 255` for u8, "" for others */
 const char *sema_near_local(FnCtx *C, const char *name);  /* the one binding in scope a typo away (check_expr.c) */
+/* The nearest of candidates offered one at a time (sema_near_try, each with
+ * an index of the caller's): a distance of at most 2 (a transposition
+ * counts one), and 2 only between names of 5 bytes or more; a tie for the
+ * best is no one answer (check_nominal.c: field, case and type names). */
+typedef struct SemaNear {
+	const char *want;
+	size_t len;
+	int best, best_d;   /* the nearest index (-1: none within the rule) and its distance */
+	bool tie;           /* another index was as near */
+} SemaNear;
+SemaNear sema_near_start(const char *want);
+void sema_near_try(SemaNear *n, int i, const char *cand);
+/* After the offers: whether cand is as near as the best (one of a tie). */
+bool sema_near_as_best(const SemaNear *n, const char *cand);
 bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `5` → `5i32` for want (check_expr.c) */
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
  * *checked: an out-of-range value stops the program. */
