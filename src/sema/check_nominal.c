@@ -489,6 +489,10 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 		Diag *d;
 		if (cname)
 			d = sema_error(S, DIAG_T213, e->span, "variant construction `%s::%s` is missing payload field `%s`", s->name, cname, fields[j].name);
+		else if (s->kind == SK_CLASS && fields[j].declared_in >= 0 && fields[j].declared_in != decl)
+			/* a parent's field: the class literal names it too (mend40) */
+			d = sema_error(S, DIAG_T213, e->span, "record `%s` construction is missing field `%s`, inherited from `%s`", s->name, fields[j].name,
+			    sema_sym(S, fields[j].declared_in)->name);
 		else
 			d = sema_error(S, DIAG_T213, e->span, "record `%s` construction is missing field `%s`", s->name, fields[j].name);
 		diag_set_help(d, "add `%s: …` to the construction", fields[j].name);
