@@ -550,10 +550,18 @@ sema_check_record_lit(FnCtx *C, const Expr *e)
 	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
 		SymId v = sym < 0 && q->nparts == 1 ? case_owner(S, name) : -1;
+		const char *near = NULL;
+		bool declared;
 		if (v >= 0) {
 			/* `Circle { r: 2 }` for a case of a variant (qa36) */
 			const Sym *vs = sema_sym(S, v);
 			diag_set_help(d, "`%s` is a case of variant `%s`: construct it as `%s%s::%s { … }`", name, vs->name, vs->name, vs->ntparams ? "<…>" : "", name);
+		} else if (sym < 0 && q->nparts == 1 && sema_near_types(S, name, SEMA_NEAR_RECORD, &near, 1, &declared) == 1) {
+			/* `Pointt { x: 1 }` (mend40): the one record or class near it */
+			Span ns = q->parts[0].span;
+			diag_set_help(d, "did you mean `%s`?", near);
+			if (ns.end - ns.start == strlen(name))
+				diag_add_fix(d, ns.start, ns.end, near);
 		} else {
 			diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
 		}
@@ -594,7 +602,16 @@ sema_check_variant_lit(FnCtx *C, const Expr *e)
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
 		int near = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_near_case(S, sym, cname) : -1;
-		if (near >= 0) {
+		const char *ntype = NULL;
+		bool declared;
+		if (sym < 0 && sema_near_types(S, tname, SEMA_NEAR_VARIANT, &ntype, 1, &declared) == 1) {
+			/* `Optoin<i64>::Some { … }` (mend40): the one variant near it,
+			 * the type arguments kept */
+			Span ts = e->u.variant.type.span;
+			diag_set_help(d, "did you mean `%s::%s`?", ntype, cname);
+			if (ts.end - ts.start == strlen(tname))
+				diag_add_fix(d, ts.start, ts.end, ntype);
+		} else if (near >= 0) {
 			/* a misspelt case: the fix writes the declared one */
 			const char *want = sema_sym(S, sym)->nom->cases[near].name;
 			Span cs = e->u.variant.case_name.span;

@@ -102,31 +102,28 @@ static const BuiltinType builtin_types[] = {
 	{ "Map", TY_MAP, 2 }, { "Set", TY_SET, 1 },
 };
 
-/* The type names nearest a misspelt one by the field and case names' rule
- * (sema_near_try: two edits between names of 5 bytes or more, else one):
- * the built-in ones, then the declared records, variants, classes and
- * resources in declaration order.  Returns how many are as near (0: none,
- * or name is short), the first max of them in out[]; *declared: whether
- * out[0] is a declaration's. */
-static int
-near_types(Sema *S, const char *name, const char **out, int max, bool *declared)
+int
+sema_near_types(Sema *S, const char *name, unsigned kinds, const char **out, int max, bool *declared)
 {
 	static const char *const more[] = { "Option", "Result" };
 	*declared = false;
 	if (strlen(name) < 3)
 		return 0;
-	int nb = (int)countof(builtin_types) + (int)countof(more), nc = 0;
-	const char **cand = spx_xmalloc(sizeof *cand * (size_t)(nb + S->syms.len));
-	for (size_t i = 0; i < countof(builtin_types); i++)
+	int nb = 0, nc = 0;
+	const char **cand = spx_xmalloc(sizeof *cand * (countof(builtin_types) + countof(more) + (size_t)S->syms.len));
+	for (size_t i = 0; (kinds & SEMA_NEAR_BUILTIN) && i < countof(builtin_types); i++)
 		cand[nc++] = builtin_types[i].name;
-	for (size_t i = 0; i < countof(more); i++)
+	for (size_t i = 0; (kinds & SEMA_NEAR_VARIANT) && i < countof(more); i++)
 		cand[nc++] = more[i];
+	nb = nc;
 	for (SymId i = 0; i < S->syms.len; i++) {
 		const Sym *y = sema_sym(S, i);
 		bool again = false;   /* the prelude's Option and Result, an authored `Box` */
 		for (int k = 0; k < nb && !again; k++)
 			again = strcmp(cand[k], y->name) == 0;
-		if (!again && (y->kind == SK_RECORD || y->kind == SK_VARIANT || y->kind == SK_CLASS || y->kind == SK_RESOURCE))
+		bool kind = ((kinds & SEMA_NEAR_RECORD) && (y->kind == SK_RECORD || y->kind == SK_CLASS)) ||
+		            ((kinds & SEMA_NEAR_VARIANT) && y->kind == SK_VARIANT) || ((kinds & SEMA_NEAR_RESOURCE) && y->kind == SK_RESOURCE);
+		if (!again && kind)
 			cand[nc++] = y->name;
 	}
 	SemaNear nr = sema_near_start(name);
@@ -261,7 +258,7 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		const char *help = unknown_type_help(name);
 		bool declared = false;
 		const char *nearby[3];
-		int nnear = help ? 0 : near_types(S, name, nearby, 3, &declared);
+		int nnear = help ? 0 : sema_near_types(S, name, SEMA_NEAR_ALL, nearby, 3, &declared);
 		const char *near = nnear == 1 ? nearby[0] : NULL;
 		const char *habit = help ? habit_type(name) : NULL;
 		size_t n = strlen(name);

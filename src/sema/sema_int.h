@@ -206,6 +206,19 @@ SemaNear sema_near_start(const char *want);
 void sema_near_try(SemaNear *n, int i, const char *cand);
 /* After the offers: whether cand is as near as the best (one of a tie). */
 bool sema_near_as_best(const SemaNear *n, const char *cand);
+/* The type names nearest a misspelt one by that rule, of the kinds asked:
+ * the built-in ones (Option and Result count as variants), then the
+ * declared ones in declaration order.  Returns how many are as near (0:
+ * none, or name is short), the first max of them in out[]; *declared:
+ * whether out[0] is a declaration's (decls_type.c; T001, T215). */
+enum {
+	SEMA_NEAR_BUILTIN = 1,    /* scalars and the compiler-owned generic types */
+	SEMA_NEAR_VARIANT = 2,    /* Option, Result, declared variants */
+	SEMA_NEAR_RECORD = 4,     /* declared records and classes */
+	SEMA_NEAR_RESOURCE = 8,
+	SEMA_NEAR_ALL = 15,
+};
+int sema_near_types(Sema *S, const char *name, unsigned kinds, const char **out, int max, bool *declared);
 bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `5` → `5i32` for want (check_expr.c) */
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
  * *checked: an out-of-range value stops the program. */
