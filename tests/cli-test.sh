@@ -2392,7 +2392,18 @@ has "$tmp/out" '"help":"a command-line program calls only `args_len`, `arg_utf8`
 printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
     '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"graph","arguments":{}}}' > "$tmp/rev39_mcp"
 expect 0 "rev39: MCP error beyond the bound" -- sh -c '"$1" serve "$2" --mcp --max-message-bytes 1500 < "$3"' sh "$bin" "$tmp/rev39_many.spx" "$tmp/rev39_mcp"
-has "$tmp/out" '"text":"error -32004: the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them\n{\"diagnostics\":null}"}],"isError":true' "rev39: MCP error keeps its code, data null"
+has "$tmp/out" '"text":"error -32004: the program does not verify: its diagnostics would pass the message bound, so `data.diagnostics` is null; `check` answers them\n{\"diagnostics\":null}"}],"isError":true' "rev39: MCP error keeps its code, data null (mend40: and says so)"
 lacks "$tmp/out" '-32002' "rev39: MCP error is not a bound refusal"
+
+# ---- mend40 ----
+# -32004's message says where the diagnostics are: in `data.diagnostics` while
+# they fit the message bound, and that it is null past it (it said "holds
+# them" over a null too).
+printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"graph"}' > "$tmp/mend40_rpc"
+expect 0 "mend40: -32004 past the bound" -- sh -c '"$1" serve "$2" --max-message-bytes 1500 < "$3"' sh "$bin" "$tmp/rev39_many.spx" "$tmp/mend40_rpc"
+has "$tmp/out" '"code":-32004,"message":"the program does not verify: its diagnostics would pass the message bound, so `data.diagnostics` is null; `check` answers them","data":{"diagnostics":null}}' "mend40: -32004 past the bound says data is null"
+lacks "$tmp/out" 'holds its diagnostics' "mend40: -32004 past the bound does not say data holds them"
+expect 0 "mend40: -32004 within the bound" -- sh -c '"$1" serve "$2" < "$3"' sh "$bin" "$tmp/rev39_many.spx" "$tmp/mend40_rpc"
+has "$tmp/out" '"code":-32004,"message":"the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them","data":{"diagnostics":[{"code":"SPX-T232"' "mend40: -32004 within the bound says data holds them"
 
 t_end

@@ -42,6 +42,12 @@ void cli_report_shown(DiagCode code, const char *path, const char *shown, const 
 extern bool cli_diag_json;
 /* diag_emit_all(s, cli_diag_json). */
 void cli_emit_diags(const DiagSink *s);
+/* While set, seen(ctx, sink, diagnostic) is called for each diagnostic
+ * cli_report/cli_report_shown/cli_emit_diags print, before it is printed
+ * (the service's in-process project reads, cmd_serve.c); (NULL, NULL)
+ * clears it. */
+typedef void (*CliDiagSeen)(void *ctx, const DiagSink *s, const Diag *d);
+void cli_watch_diags(CliDiagSeen seen, void *ctx);
 
 /*
  * Ends a command's one-module Program (driver/program.h).  Every command returns from

@@ -29,7 +29,7 @@ set_overlay(const struct ProjectOverlay *ov, int nov)
 int
 cli_cmd_serve(int argc, char **argv)
 {
-	SvcOptions o = { NULL, NULL, SVC_DEFAULT_MAX_MESSAGE, false, find, set_overlay };
+	SvcOptions o = { NULL, NULL, SVC_DEFAULT_MAX_MESSAGE, false, find, set_overlay, cli_watch_diags };
 	bool have_max = false;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

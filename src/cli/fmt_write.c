@@ -55,6 +55,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+static CliDiagSeen watch_seen;
+static void *watch_ctx;
+
+void
+cli_watch_diags(CliDiagSeen seen, void *ctx)
+{
+	watch_seen = seen;
+	watch_ctx = ctx;
+}
+
+bool cli_diag_json = false;
+
+void
+cli_emit_diags(const DiagSink *s)
+{
+	for (int i = 0; watch_seen && i < s->items.len; i++)
+		watch_seen(watch_ctx, s, &s->items.items[i]);
+	diag_emit_all(s, cli_diag_json);
+}
+
 void
 cli_report_shown(DiagCode code, const char *path, const char *shown, const char *msg, const char *help)
 {
@@ -64,16 +84,8 @@ cli_report_shown(DiagCode code, const char *path, const char *shown, const char 
 	Diag *d = diag_report(&s, code, NULL, "%s", msg);
 	if (d && help)
 		diag_set_help(d, "%s", help);
-	diag_emit_all(&s, cli_diag_json);
+	cli_emit_diags(&s);
 	diag_free(&s);
-}
-
-bool cli_diag_json = false;
-
-void
-cli_emit_diags(const DiagSink *s)
-{
-	diag_emit_all(s, cli_diag_json);
 }
 
 void

@@ -247,8 +247,7 @@ fragment(PatchOp *o, const Line *l, Span kw, Cursor *c, DiagSink *d)
 static bool
 add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 {
-	Span arg = { 0, 0 };
-	bool found = false;
+	Span arg = { 0, 0 };   /* the word `argument`; none while arg.end is 0 */
 	if (l->nwords < 7) {
 		bad_line(d, l, "expected `add-parameter function <fn-id> index <u32> with <name>: <type> [argument <fragment>]`");
 		return false;
@@ -260,7 +259,7 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 	 * first word, the brackets before it balanced */
 	int depth = 0;
 	bool word = false;
-	for (uint32_t j = colon ? colon + 1 : l->end; j < l->end && !found;) {
+	for (uint32_t j = colon ? colon + 1 : l->end; j < l->end;) {
 		if (blank(l->text[j])) {
 			j++;
 			continue;
@@ -270,7 +269,6 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 			j++;
 		if (word && depth == 0 && j - w == 8 && memcmp(l->text + w, "argument", 8) == 0 && w > l->words[6].span.start) {
 			arg = span_at(w, j);
-			found = true;
 			break;
 		}
 		for (uint32_t x = w; x < j; x++) {
@@ -279,7 +277,7 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 		}
 		word = true;
 	}
-	uint32_t b = l->words[6].span.start, e = found ? arg.start : l->end;
+	uint32_t b = l->words[6].span.start, e = arg.end ? arg.start : l->end;
 	while (e > b && blank(l->text[e - 1]))
 		e--;
 	/* `name: type`: a name (checked when planned, G103), `:`, something after it */
@@ -302,7 +300,7 @@ add_parameter(PatchOp *o, Line *l, Cursor *c, DiagSink *d)
 	o->w[2].s = spx_xstrndup(l->text + b, n - b);
 	o->w[2].span = span_at(b, n);
 	o->w[2].lineno = l->lineno;
-	if (found) {
+	if (arg.end) {
 		if (!fragment(o, l, arg, c, d))
 			return false;
 		o->arg = o->text;

@@ -232,28 +232,25 @@ sema_check_method(FnCtx *C, const Expr *e)
 	return T_ERR;
 }
 
-/* The nearest of candidates offered one at a time (near_try): a distance
- * of at most 2, and 2 only between names of 5 bytes or more; a tie for
- * the best is no answer. */
-typedef struct Near {
-	const char *want;
-	size_t len;
-	int best, best_d;
-	bool tie;
-} Near;
-
-static Near
-near_start(const char *want)
+SemaNear
+sema_near_start(const char *want)
 {
-	Near n = { want, strlen(want), -1, 3, false };
+	SemaNear n = { want, strlen(want), -1, 3, false };
 	return n;
 }
 
-static void
-near_try(Near *n, int i, const char *cand)
+static bool
+near_within(const SemaNear *n, const char *cand, int *d)
 {
-	int d = spx_edit_distance(n->want, cand, true);
-	if (d > 2 || (d == 2 && (n->len < 5 || strlen(cand) < 5)))
+	*d = spx_edit_distance(n->want, cand, true);
+	return *d <= 2 && (*d < 2 || (n->len >= 5 && strlen(cand) >= 5));
+}
+
+void
+sema_near_try(SemaNear *n, int i, const char *cand)
+{
+	int d;
+	if (!near_within(n, cand, &d))
 		return;
 	if (d < n->best_d) {
 		n->best = i;
@@ -262,6 +259,13 @@ near_try(Near *n, int i, const char *cand)
 	} else if (d == n->best_d) {
 		n->tie = true;
 	}
+}
+
+bool
+sema_near_as_best(const SemaNear *n, const char *cand)
+{
+	int d;
+	return n->best >= 0 && near_within(n, cand, &d) && d == n->best_d;
 }
 
 /* Whether `name` is a shortening of `field` (a non-empty proper prefix). */
@@ -278,10 +282,10 @@ abbreviates(const char *name, const char *field)
 static int
 near_field(const FieldSym *fields, int n, const bool *skip, const char *name)
 {
-	Near nr = near_start(name);
+	SemaNear nr = sema_near_start(name);
 	for (int i = 0; i < n; i++)
 		if (!skip || !skip[i])
-			near_try(&nr, i, fields[i].name);
+			sema_near_try(&nr, i, fields[i].name);
 	return nr.tie ? -1 : nr.best;
 }
 
@@ -355,6 +359,13 @@ sema_owner_fields(Sema *S, TypeId owner, int ci, FieldSym **fields, int *nfields
 	return decl;
 }
 
+/* The type field k of owner (or of its case case_index) wants. */
+static TypeId
+field_want(Sema *S, TypeId owner, int case_index, int k)
+{
+	return case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
+}
+
 /* Checks `{ f: e, … }` against the fields of a record type or variant case. */
 static void
 check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner, int case_index, const char *what, bool all_required)
@@ -417,9 +428,9 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			if (k >= 0) {
 				const Expr *v = inits[i].value;
 				const char *fname = fields[k].name;
+				TypeId want = field_want(S, owner, case_index, k);
 				if (v->kind == EXPR_NAME && v->span.start == inits[i].name.span.start) {
 					const Local *l = sema_local_find(C, v->u.name.s);
-					TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
 					if (l && sema_type_accepts(S, want, l->type)) {
 						diag_set_help(d, "did you mean `%s`? `%s: %s` names the field and keeps the local `%s` as its value", fname, fname,
 						    v->u.name.s, v->u.name.s);
@@ -437,7 +448,6 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 					 * the value fits the field (rev39: `Cfg { verbose: true }`
 					 * became `Cfg { path: true }`, a T215), its value
 					 * checked first (d is found again: the list may grow) */
-					TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, k) : sema_field_type(S, owner, k);
 					ptrdiff_t di = d ? d - S->diags->items.items : -1;
 					TypeId got = sema_check_expr(C, v);
 					d = di >= 0 ? &S->diags->items.items[di] : NULL;
@@ -460,7 +470,7 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 			continue;
 		}
 		seen[idx] = true;
-		TypeId want = case_index >= 0 ? sema_case_field_type(S, owner, case_index, idx) : sema_field_type(S, owner, idx);
+		TypeId want = field_want(S, owner, case_index, idx);
 		TypeId got = sema_check_expr(C, inits[i].value);
 		if (!sema_type_accepts(S, want, got)) {
 			Diag *d;
@@ -479,6 +489,10 @@ check_inits(FnCtx *C, const Expr *e, const FieldInit *inits, int n, TypeId owner
 		Diag *d;
 		if (cname)
 			d = sema_error(S, DIAG_T213, e->span, "variant construction `%s::%s` is missing payload field `%s`", s->name, cname, fields[j].name);
+		else if (s->kind == SK_CLASS && fields[j].declared_in >= 0 && fields[j].declared_in != decl)
+			/* a parent's field: the class literal names it too (mend40) */
+			d = sema_error(S, DIAG_T213, e->span, "record `%s` construction is missing field `%s`, inherited from `%s`", s->name, fields[j].name,
+			    sema_sym(S, fields[j].declared_in)->name);
 		else
 			d = sema_error(S, DIAG_T213, e->span, "record `%s` construction is missing field `%s`", s->name, fields[j].name);
 		diag_set_help(d, "add `%s: …` to the construction", fields[j].name);
@@ -536,10 +550,18 @@ sema_check_record_lit(FnCtx *C, const Expr *e)
 	if (sym < 0 || (sema_sym(S, sym)->kind != SK_RECORD && sema_sym(S, sym)->kind != SK_CLASS)) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%.*s` is not a declared record type", (int)(q->span.end - q->span.start), S->src + q->span.start);
 		SymId v = sym < 0 && q->nparts == 1 ? case_owner(S, name) : -1;
+		const char *near = NULL;
+		bool declared;
 		if (v >= 0) {
 			/* `Circle { r: 2 }` for a case of a variant (qa36) */
 			const Sym *vs = sema_sym(S, v);
 			diag_set_help(d, "`%s` is a case of variant `%s`: construct it as `%s%s::%s { … }`", name, vs->name, vs->name, vs->ntparams ? "<…>" : "", name);
+		} else if (sym < 0 && q->nparts == 1 && sema_near_types(S, name, SEMA_NEAR_RECORD, &near, 1, &declared) == 1) {
+			/* `Pointt { x: 1 }` (mend40): the one record or class near it */
+			Span ns = q->parts[0].span;
+			diag_set_help(d, "did you mean `%s`?", near);
+			if (ns.end - ns.start == strlen(name))
+				diag_add_fix(d, ns.start, ns.end, near);
 		} else {
 			diag_set_help(d, "declare `record %s { … }`, or construct a variant case with `Type::Case { … }`", name);
 		}
@@ -560,9 +582,9 @@ int
 sema_near_case(Sema *S, SymId variant, const char *name)
 {
 	const Sym *s = sema_sym(S, variant);
-	Near nr = near_start(name);
+	SemaNear nr = sema_near_start(name);
 	for (int i = 0; i < s->nom->ncases; i++)
-		near_try(&nr, i, s->nom->cases[i].name);
+		sema_near_try(&nr, i, s->nom->cases[i].name);
 	return nr.tie ? -1 : nr.best;
 }
 
@@ -580,7 +602,16 @@ sema_check_variant_lit(FnCtx *C, const Expr *e)
 	if (ci < 0) {
 		Diag *d = sema_error(S, DIAG_T215, e->span, "`%s::%s` is not a declared variant constructor", tname, cname);
 		int near = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_near_case(S, sym, cname) : -1;
-		if (near >= 0) {
+		const char *ntype = NULL;
+		bool declared;
+		if (sym < 0 && sema_near_types(S, tname, SEMA_NEAR_VARIANT, &ntype, 1, &declared) == 1) {
+			/* `Optoin<i64>::Some { … }` (mend40): the one variant near it,
+			 * the type arguments kept */
+			Span ts = e->u.variant.type.span;
+			diag_set_help(d, "did you mean `%s::%s`?", ntype, cname);
+			if (ts.end - ts.start == strlen(tname))
+				diag_add_fix(d, ts.start, ts.end, ntype);
+		} else if (near >= 0) {
 			/* a misspelt case: the fix writes the declared one */
 			const char *want = sema_sym(S, sym)->nom->cases[near].name;
 			Span cs = e->u.variant.case_name.span;

@@ -313,7 +313,12 @@ sema_unknown_function(FnCtx *C, const Expr *e)
 		/* `ensures result == old(x) + 1` (qa39): parameters never change,
 		 * so the fix keeps the argument alone */
 		const Expr *a = e->u.call.args[0];
-		diag_set_help(d, "there is no `%s(…)`: parameters are immutable, so an `ensures` clause reads each one at its entry value; write the argument itself", name);
+		if (C->in_ensures)
+			diag_set_help(d, "there is no `%s(…)`: parameters are immutable, so an `ensures` clause reads each one at its entry value; write the argument itself", name);
+		else if (C->sym->kind == SK_RECORD)   /* a record's invariant */
+			diag_set_help(d, "there is no `%s(…)`, and other contract languages admit it only in a postcondition: a record's `requires` invariant reads each field as it is; write the argument itself", name);
+		else
+			diag_set_help(d, "there is no `%s(…)`, and other contract languages admit it only in a postcondition: a `requires` clause is checked at entry, where each parameter holds its entry value; write the argument itself", name);
 		/* the fix deletes `old(` and `)` with the blanks beside them, not
 		 * a comment written inside (rev39: `old(x // …\n)` lost it) */
 		uint32_t o = e->span.start + (uint32_t)strlen(name), c = e->span.end;

@@ -102,29 +102,40 @@ static const BuiltinType builtin_types[] = {
 	{ "Map", TY_MAP, 2 }, { "Set", TY_SET, 1 },
 };
 
-/* The one type name one edit from name (a transposition too: `i46`,
- * `strnig`, `Bytse`), a built-in one or a declared record, variant, class
- * or resource; NULL when none or two are that near, or name is short. */
-static const char *
-near_type(Sema *S, const char *name, bool *declared)
+int
+sema_near_types(Sema *S, const char *name, unsigned kinds, const char **out, int max, bool *declared)
 {
 	static const char *const more[] = { "Option", "Result" };
 	*declared = false;
 	if (strlen(name) < 3)
-		return NULL;
-	SpxNear nr = { .want = name };
-	for (size_t i = 0; i < countof(builtin_types); i++)
-		spx_near_offer(&nr, builtin_types[i].name);
-	for (size_t i = 0; i < countof(more); i++)
-		spx_near_offer(&nr, more[i]);
-	const char *builtin = nr.best;
+		return 0;
+	int nb = 0, nc = 0;
+	const char **cand = spx_xmalloc(sizeof *cand * (countof(builtin_types) + countof(more) + (size_t)S->syms.len));
+	for (size_t i = 0; (kinds & SEMA_NEAR_BUILTIN) && i < countof(builtin_types); i++)
+		cand[nc++] = builtin_types[i].name;
+	for (size_t i = 0; (kinds & SEMA_NEAR_VARIANT) && i < countof(more); i++)
+		cand[nc++] = more[i];
+	nb = nc;
 	for (SymId i = 0; i < S->syms.len; i++) {
 		const Sym *y = sema_sym(S, i);
-		if (y->kind == SK_RECORD || y->kind == SK_VARIANT || y->kind == SK_CLASS || y->kind == SK_RESOURCE)
-			spx_near_offer(&nr, y->name);
+		bool again = false;   /* the prelude's Option and Result, an authored `Box` */
+		for (int k = 0; k < nb && !again; k++)
+			again = strcmp(cand[k], y->name) == 0;
+		bool kind = ((kinds & SEMA_NEAR_RECORD) && (y->kind == SK_RECORD || y->kind == SK_CLASS)) ||
+		            ((kinds & SEMA_NEAR_VARIANT) && y->kind == SK_VARIANT) || ((kinds & SEMA_NEAR_RESOURCE) && y->kind == SK_RESOURCE);
+		if (!again && kind)
+			cand[nc++] = y->name;
 	}
-	*declared = nr.best != builtin;
-	return spx_near_best(&nr);
+	SemaNear nr = sema_near_start(name);
+	for (int i = 0; i < nc; i++)
+		sema_near_try(&nr, i, cand[i]);
+	int n = 0;
+	for (int i = 0; nr.best >= 0 && i < nc; i++)
+		if (sema_near_as_best(&nr, cand[i]) && n++ < max)
+			out[n - 1] = cand[i];
+	*declared = n > 0 && nr.best >= nb;
+	free(cand);
+	return n;
 }
 
 static bool
@@ -246,7 +257,9 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 		Diag *d = sema_error(S, DIAG_T001, t->span, "unknown type `%s`; declare it with `resource %s;`", name, name);
 		const char *help = unknown_type_help(name);
 		bool declared = false;
-		const char *near = help ? NULL : near_type(S, name, &declared);
+		const char *nearby[3];
+		int nnear = help ? 0 : sema_near_types(S, name, SEMA_NEAR_ALL, nearby, 3, &declared);
+		const char *near = nnear == 1 ? nearby[0] : NULL;
 		const char *habit = help ? habit_type(name) : NULL;
 		size_t n = strlen(name);
 		if (habit) {
@@ -266,6 +279,16 @@ resolve_named(Sema *S, const Type *t, SymId scope)
 			diag_set_help(d, "did you mean `%s`?", near);
 			if (t->span.end - t->span.start >= n && memcmp(S->src + t->span.start, name, n) == 0)
 				diag_add_fix(d, t->span.start, t->span.start + (uint32_t)n, near);
+		} else if (nnear > 1) {
+			/* as near to several: each named, no fix picks one (mend40) */
+			int shown = nnear < 3 ? nnear : 3;
+			Buf h = {0};
+			buf_puts(&h, "did you mean ");
+			for (int k = 0; k < shown; k++)
+				buf_printf(&h, "%s`%s`", k == 0 ? "" : k == shown - 1 && nnear == shown ? " or " : ", ", nearby[k]);
+			buf_puts(&h, nnear > shown ? ", …?" : "?");
+			diag_set_help(d, "%s", h.data);
+			buf_free(&h);
 		} else
 			diag_set_help(d, "declare `record %s { … }`, `variant %s { … }` or `class %s { … }` in this module", name, name, name);
 		goto done;

@@ -532,7 +532,8 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 		const Pattern *p = arm->pat;
 		sema_scope_push(C);
 		if (p->kind == PAT_BIND) {
-			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			/* at the arm's pattern: one per offending arm (mend40) */
+			Diag *d = sema_error(S, DIAG_T254, p->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			if (v->nom->case_map && sema_strmap_get(v->nom->case_map, p->u.bind.s) >= 0)
 				/* `Red =>`: a case written without its type is a binding (qa33) */
 				diag_set_help(d, "`%s` alone is a binding, not the case: write `%s::%s {}` (with its payload fields, if any), or `_` for the rest",
@@ -616,7 +617,7 @@ match_variant(FnCtx *C, const Expr *e, TypeId vt)
 				diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 			}
 		} else {
-			Diag *d = sema_error(S, DIAG_T254, e->u.match.scrutinee->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
+			Diag *d = sema_error(S, DIAG_T254, p->span, "guards and literal/or/binding patterns require a Copy-scalar scrutinee (i64/i32/u8/char/bool)");
 			diag_set_help(d, "match cases of `%s` as `%s::Case { … }`", v->name, v->name);
 		}
 		if (arm->guard && e->u.match.mode == MATCH_PLAIN && C->loop_depth == 0 && p->kind == PAT_OR) {

@@ -192,6 +192,33 @@ bool sema_is_int_literal(const Expr *e);                 /* `4`, `-4` (typed by 
 bool sema_int_literal_fits(const Expr *e, bool negative, TypeId want);
 const char *sema_int_range_text(TypeId t);               /* `0 to 255` for u8, "" for others */
 const char *sema_near_local(FnCtx *C, const char *name);  /* the one binding in scope a typo away (check_expr.c) */
+/* The nearest of candidates offered one at a time (sema_near_try, each with
+ * an index of the caller's): a distance of at most 2 (a transposition
+ * counts one), and 2 only between names of 5 bytes or more; a tie for the
+ * best is no one answer (check_nominal.c: field, case and type names). */
+typedef struct SemaNear {
+	const char *want;
+	size_t len;
+	int best, best_d;   /* the nearest index (-1: none within the rule) and its distance */
+	bool tie;           /* another index was as near */
+} SemaNear;
+SemaNear sema_near_start(const char *want);
+void sema_near_try(SemaNear *n, int i, const char *cand);
+/* After the offers: whether cand is as near as the best (one of a tie). */
+bool sema_near_as_best(const SemaNear *n, const char *cand);
+/* The type names nearest a misspelt one by that rule, of the kinds asked:
+ * the built-in ones (Option and Result count as variants), then the
+ * declared ones in declaration order.  Returns how many are as near (0:
+ * none, or name is short), the first max of them in out[]; *declared:
+ * whether out[0] is a declaration's (decls_type.c; T001, T215). */
+enum {
+	SEMA_NEAR_BUILTIN = 1,    /* scalars and the compiler-owned generic types */
+	SEMA_NEAR_VARIANT = 2,    /* Option, Result, declared variants */
+	SEMA_NEAR_RECORD = 4,     /* declared records and classes */
+	SEMA_NEAR_RESOURCE = 8,
+	SEMA_NEAR_ALL = 15,
+};
+int sema_near_types(Sema *S, const char *name, unsigned kinds, const char **out, int max, bool *declared);
 bool sema_literal_retype_fix(Sema *S, Diag *d, const Expr *e, TypeId want); /* `5` → `5i32` for want (check_expr.c) */
 /* The conversion builtin from got to want (`usize_from_i64`), or NULL;
  * *checked: an out-of-range value stops the program. */

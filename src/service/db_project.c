@@ -71,29 +71,47 @@ project_trace(SvcTrace *t, const Project *pj)
 	svc_trace_add(t, any ? SVC_EXECUTED : SVC_REUSED, "project");
 }
 
-/* One diagnostic's `check --json` object into b: a line, or (list) an
- * item of a JSON list. */
-static void
-render_one(Buf *b, const DiagSink *s, const Diag *d, bool list)
+/* Each diagnostic of s as its `check --json` object, comma-separated after
+ * what was written before unless *first: the layer's one renderer of a
+ * diagnostics list (check's answer, an error's `data`). */
+void
+svc_put_diag(Buf *out, const DiagSink *s, const Diag *d, bool *first)
 {
-	if (list && b->len)
-		buf_putc(b, ',');
-	diag_render_json(b, s, d);
-	if (list && b->len && b->data[b->len - 1] == '\n')
-		b->len--;
+	if (!*first)
+		buf_putc(out, ',');
+	*first = false;
+	size_t at = out->len;
+	diag_render_json(out, s, d);
+	while (out->len > at && out->data[out->len - 1] == '\n')
+		out->len--;
 }
 
-/* Every diagnostic of a project as project_emit_diags orders them, rendered. */
-static void
-render_all(Buf *b, const Project *pj, bool list)
+void
+svc_put_diags(Buf *out, const DiagSink *s, bool *first)
 {
-	for (int i = 0; i < pj->diags.items.len; i++)
-		render_one(b, &pj->diags, &pj->diags.items.items[i], list);
-	for (int m = 0; m < pj->P.nmods; m++) {
-		const DiagSink *s = &pj->P.mods[m]->s.diags;
-		for (int i = 0; i < s->items.len; i++)
-			render_one(b, s, &s->items.items[i], list);
-	}
+	for (int i = 0; i < s->items.len; i++)
+		svc_put_diag(out, s, &s->items.items[i], first);
+}
+
+void
+svc_error_diags(SvcError *err, const Buf *items)
+{
+	Buf d = {0};
+	buf_puts(&d, "{\"diagnostics\":[");
+	buf_put(&d, items->data ? items->data : "", items->len);
+	buf_puts(&d, "]}");
+	free(err->data);
+	err->data = d.data;
+}
+
+/* Every diagnostic of a project as project_emit_diags orders them, a list's items. */
+static void
+render_all(Buf *b, const Project *pj)
+{
+	bool first = true;
+	svc_put_diags(b, &pj->diags, &first);
+	for (int m = 0; m < pj->P.nmods; m++)
+		svc_put_diags(b, &pj->P.mods[m]->s.diags, &first);
 }
 
 static void
@@ -103,8 +121,8 @@ verify_project(const char *manifest, const ProjectOverlay *ov, int nov, Project 
 	Project cold;
 	bool cok = project_check_overlay(&cold, manifest, ov, nov);
 	Buf a = {0}, b = {0};
-	render_all(&a, pj, false);
-	render_all(&b, &cold, false);
+	render_all(&a, pj);
+	render_all(&b, &cold);
 	bool same = cok == ok && strcmp(cold.P.revision, pj->P.revision) == 0 && a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, a.len) == 0) &&
 	            cold.P.nmods == pj->P.nmods;
 	for (int m = 0; same && m < pj->P.nmods; m++)
@@ -167,65 +185,55 @@ svc_project_check(Service *v, SvcTrace *t, bool reload)
 	return v->pj_ok;
 }
 
-/* err->data: {"diagnostics":[items]} */
-static void
-set_data(SvcError *err, const Buf *items)
+void
+svc_seen_diag(void *ctx, const DiagSink *s, const Diag *d)
 {
-	Buf d = {0};
-	buf_puts(&d, "{\"diagnostics\":[");
-	buf_put(&d, items->data ? items->data : "", items->len);
-	buf_puts(&d, "]}");
-	free(err->data);
-	err->data = d.data;
+	SvcSeen *w = ctx;
+	if (w->seen)
+		return;
+	w->seen = true;
+	w->code = d->code;
+	bool first = true;
+	svc_put_diag(&w->item, s, d, &first);
+	const char *help = diag_help_text(d);
+	w->message = spx_xstrdup(d->message);
+	w->help = help && *help ? spx_xstrdup(help) : NULL;
+}
+
+void
+svc_seen_free(SvcSeen *w)
+{
+	buf_free(&w->item);
+	free(w->message);
+	free(w->help);
 }
 
 bool
-svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err)
+svc_project_read_failed(Service *v, const SvcSeen *seen, const char *cli, int code, SvcError *err)
 {
 	err->code = code;
-	Buf items = {0};
 	if (code == SVC_E_NOT_VERIFIED) {
+		Buf items = {0};
 		Project pj;
 		bool loaded = project_check_overlay(&pj, v->manifest, v->ov, v->nov) && project_lower(&pj);
 		if (!loaded)
-			render_all(&items, &pj, true);
+			render_all(&items, &pj);
 		project_free(&pj);
 		if (!loaded) {
-			snprintf(err->message, sizeof err->message, "the project does not verify: `data.diagnostics` holds its diagnostics, "
-			    "as `check` answers them");
-			set_data(err, &items);
+			snprintf(err->message, sizeof err->message, "the project does not verify" SVC_DATA_HELD);
+			svc_error_diags(err, &items);
 			buf_free(&items);
 			return false;
 		}
 	}
-	/* the first diagnostic the command printed: `sev[CODE]: message at path`
-	 * and its `  help: ` line, read back into a diagnostic of that code */
-	int n = (int)strcspn(cli, "\n");
-	const char *h = cli[n] ? cli + n + 1 : "";
-	int hn = strncmp(h, "  help: ", 8) == 0 ? (h += 8, (int)strcspn(h, "\n")) : 0;
-	const char *lb = memchr(cli, '[', (size_t)n), *rb = lb ? memchr(lb, ']', (size_t)(cli + n - lb)) : NULL;
-	char name[32] = "";
-	if (rb && rb - lb < (int)sizeof name && strncmp(rb, "]: ", 3) == 0)
-		snprintf(name, sizeof name, "%.*s", (int)(rb - lb - 1), lb + 1);
-	int dc = name[0] ? diag_lookup(name) : -1;
-	const char *m = dc >= 0 ? rb + 3 : cli, *at = NULL;
-	for (const char *x = m; dc >= 0 && x + 4 <= cli + n; x++)
-		if (strncmp(x, " at ", 4) == 0)
-			at = x;
-	int mn = (int)((at ? at : cli + n) - m);
-	if (dc >= 0) {
-		char *path = at ? spx_xstrndup(at + 4, (size_t)(cli + n - at - 4)) : NULL;
-		DiagSink s;
-		diag_init(&s, path, NULL, 0);
-		Diag *d = diag_report(&s, (DiagCode)dc, NULL, "%.*s", mn, m);
-		if (hn)
-			diag_set_help(d, "%.*s", hn, h);
-		render_one(&items, &s, &s.items.items[0], true);
-		diag_free(&s);
-		free(path);
-		set_data(err, &items);
+	if (seen->seen) {
+		/* the first diagnostic the command reported, as it made it */
+		svc_error_diags(err, &seen->item);
+		snprintf(err->message, sizeof err->message, "%.300s%s%.400s", seen->message, seen->help ? "; help: " : "",
+		    seen->help ? seen->help : "");
+	} else {
+		/* no diagnostic (a usage refusal): the command's first line */
+		snprintf(err->message, sizeof err->message, "%.*s", (int)strcspn(cli, "\n") > 300 ? 300 : (int)strcspn(cli, "\n"), cli);
 	}
-	snprintf(err->message, sizeof err->message, "%.*s%s%.*s", mn > 300 ? 300 : mn, m, hn ? "; help: " : "", hn > 400 ? 400 : hn, h);
-	buf_free(&items);
 	return false;
 }

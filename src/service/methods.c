@@ -128,36 +128,16 @@ ensure_input(Service *v, SvcError *err)
 	return true;
 }
 
-/* Writes "diagnostics":[…] of a sink (each its JSON object). */
-static void
-put_diags(Buf *out, const DiagSink *s, bool *first)
-{
-	Buf one = {0};
-	for (int i = 0; i < s->items.len; i++) {
-		one.len = 0;
-		diag_render_json(&one, s, &s->items.items[i]);
-		while (one.len && one.data[one.len - 1] == '\n')
-			one.len--;
-		if (!*first)
-			buf_putc(out, ',');
-		*first = false;
-		buf_put(out, one.data, one.len);
-	}
-	buf_free(&one);
-}
-
 /* err->data: {"diagnostics":[…]} of sink s (each its `check` object); frees s. */
 static void
 diags_data(SvcError *err, DiagSink *s)
 {
-	Buf d = {0};
+	Buf items = {0};
 	bool first = true;
-	buf_puts(&d, "{\"diagnostics\":[");
-	put_diags(&d, s, &first);
-	buf_puts(&d, "]}");
+	svc_put_diags(&items, s, &first);
+	svc_error_diags(err, &items);
+	buf_free(&items);
 	diag_free(s);
-	free(err->data);
-	err->data = d.data;
 }
 
 /* The project product: re-checked from disk when marked stale, per module
@@ -186,9 +166,9 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool 
 	const char *rev = NULL;
 	if (v->project) {
 		ok = project_check_now(v, &t, reload);
-		put_diags(&d, &v->pj->diags, &first);
+		svc_put_diags(&d, &v->pj->diags, &first);
 		for (int i = 0; i < v->pj->P.nmods; i++)
-			put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
+			svc_put_diags(&d, &v->pj->P.mods[i]->s.diags, &first);
 		if (ok && want_rev)
 			driver_program_revision(&v->pj->P);   /* pending after a body re-checked in place */
 		rev = ok && v->pj->P.revision[0] ? v->pj->P.revision : NULL;
@@ -200,7 +180,7 @@ do_check(Service *v, json_t *params, Buf *out, SvcError *err, bool reload, bool 
 		DiagSink s;
 		v->file.lazy_revision = !want_rev;
 		ok = svc_file_check(&v->file, &t, &s);
-		put_diags(&d, &s, &first);
+		svc_put_diags(&d, &s, &first);
 		diag_free(&s);
 		rev = ok && want_rev ? svc_file_revision(&v->file) : NULL;
 	}
@@ -528,7 +508,7 @@ program(Service *v, SvcTrace *t, SvcError *err)
 		(void)svc_file_check(&v->file, &quiet, &s);
 		svc_trace_free(&quiet);
 		diags_data(err, &s);
-		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify: `data.diagnostics` holds its diagnostics, as `check` answers them");
+		return fail(err, SVC_E_NOT_VERIFIED, "the program does not verify" SVC_DATA_HELD);
 	}
 	return true;
 }
@@ -562,13 +542,17 @@ static bool on_disk(Service *v, SvcError *err);
  * that does not verify is -32004, a symbol no declaration has -32005.
  */
 static bool
-held_capture(Service *v, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcError *err)
+held_capture(Service *v, int argc, char **argv, Buf *bo, Buf *be, int *status, SvcSeen *seen, SvcError *err)
 {
 	if (!v->o.set_overlay && !on_disk(v, err))
 		return false;
 	if (v->o.set_overlay)
 		v->o.set_overlay(v->ov, v->nov);
+	if (seen && v->o.watch_diags)
+		v->o.watch_diags(svc_seen_diag, seen);
 	bool ok = svc_capture(&v->o, argc, argv, bo, be, status, err);
+	if (seen && v->o.watch_diags)
+		v->o.watch_diags(NULL, NULL);
 	if (v->o.set_overlay)
 		v->o.set_overlay(NULL, 0);
 	return ok;
@@ -579,14 +563,16 @@ project_read(Service *v, char **argv, int argc, const char *key, Buf *out, SvcEr
 {
 	Buf bo = {0}, be = {0};
 	int status = 0;
-	bool ok = held_capture(v, argc, argv, &bo, &be, &status, err);
+	SvcSeen seen = {0};
+	bool ok = held_capture(v, argc, argv, &bo, &be, &status, &seen, err);
 	if (ok && status != 0) {
 		/* structured diagnostics in `data` (a G001's help names the
 		 * candidates of an ambiguous symbol: the agent's next request) */
-		const char *e = be.data ? be.data : "";
-		bool symbol = strstr(e, "[SPX-G001]") != NULL;   /* unknown or ambiguous: one code */
-		ok = svc_project_read_failed(v, e, symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED, err);
+		bool symbol = seen.seen && seen.code == DIAG_G001;   /* unknown or ambiguous: one code */
+		ok = svc_project_read_failed(v, &seen, be.data ? be.data : "", symbol ? SVC_E_SYMBOL : status == 2 ? SVC_E_PARAMS : SVC_E_NOT_VERIFIED,
+		    err);
 	}
+	svc_seen_free(&seen);
 	if (ok) {
 		size_t len = bo.len;
 		while (len > 0 && bo.data[len - 1] == '\n')
@@ -1030,7 +1016,7 @@ static bool
 command_as(Service *v, int argc, char **argv, Buf *out, SvcError *err, int *status, int how)
 {
 	Buf bo = {0}, be = {0};
-	bool ok = how == HELD ? held_capture(v, argc, argv, &bo, &be, status, err)
+	bool ok = how == HELD ? held_capture(v, argc, argv, &bo, &be, status, NULL, err)
 	    : how == RUNS ? capture_run(&v->o, argc, argv, &bo, &be, status, err)
 	    : svc_capture(&v->o, argc, argv, &bo, &be, status, err);
 	if (ok) {

@@ -83,8 +83,21 @@ svc_json_text(Buf *out, const char *message)
 	json_cstr(out, message);
 }
 
+/* An error's message with its `data` left out (null past the message
+ * bound): a message ending SVC_DATA_HELD ends SVC_DATA_NULL instead. */
+static const char *
+message_data_null(const char *message, char *buf, size_t size)
+{
+	size_t n = strlen(message), h = strlen(SVC_DATA_HELD);
+	if (n < h || strcmp(message + n - h, SVC_DATA_HELD) != 0)
+		return message;
+	snprintf(buf, size, "%.*s%s", (int)(n - h), message, SVC_DATA_NULL);
+	return buf;
+}
+
 /* The error object; data (a JSON object: a project read's diagnostics) is
- * its `data` when the reply stays within max (0: no bound). */
+ * its `data` when the reply stays within max (0: no bound), else
+ * {"diagnostics":null} (`check` lists them) and the message says so. */
 static void
 reply_error_data(Buf *out, json_t *id, int code, const char *message, const char *data, size_t max)
 {
@@ -92,12 +105,16 @@ reply_error_data(Buf *out, json_t *id, int code, const char *message, const char
 	buf_puts(out, "{\"jsonrpc\":\"2.0\",\"id\":");
 	svc_put_id(out, id);
 	buf_printf(out, ",\"error\":{\"code\":%d,\"message\":", code);
+	size_t mark = out->len;
 	svc_json_text(out, message);
 	if (data && (max == 0 || out->len + strlen(data) + 16 <= max)) {
 		buf_puts(out, ",\"data\":");
 		buf_puts(out, data);
 	} else if (data) {
-		buf_puts(out, ",\"data\":{\"diagnostics\":null}");   /* beyond the message bound: `check` lists them */
+		char alt[sizeof ((SvcError *)0)->message + sizeof SVC_DATA_NULL];
+		out->len = mark;
+		svc_json_text(out, message_data_null(message, alt, sizeof alt));
+		buf_puts(out, ",\"data\":{\"diagnostics\":null}");
 	}
 	buf_puts(out, "}}");
 }
@@ -283,7 +300,8 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err, size_t room)
 		if (e.data && room && res->len + 32 > room) {
 			res->len = mark;
 			text.len = 0;
-			buf_printf(&text, "error %d: %s\n{\"diagnostics\":null}", e.code, e.message);
+			char alt[sizeof e.message + sizeof SVC_DATA_NULL];
+			buf_printf(&text, "error %d: %s\n{\"diagnostics\":null}", e.code, message_data_null(e.message, alt, sizeof alt));
 			svc_json_text(res, text.data);
 		}
 		buf_free(&text);

@@ -36,6 +36,14 @@ typedef SvcCommandFn (*SvcFindCommand)(const char *name);
  * context, query, doc) read instead of the disk; (NULL, 0) clears them. */
 struct ProjectOverlay;
 typedef void (*SvcSetOverlay)(const struct ProjectOverlay *ov, int nov);
+/* Has seen(ctx, sink, diagnostic) called for each diagnostic the command
+ * table's commands report while set, before it is printed (the service
+ * takes a failed project read's diagnostic as it was made, not its printed
+ * line); (NULL, NULL) clears it. */
+struct DiagSink;
+struct Diag;
+typedef void (*SvcDiagSeen)(void *ctx, const struct DiagSink *s, const struct Diag *d);
+typedef void (*SvcWatchDiags)(SvcDiagSeen seen, void *ctx);
 
 #define SVC_DEFAULT_MAX_MESSAGE (1u << 20)
 #define SVC_MIN_MAX_MESSAGE 1024u
@@ -79,6 +87,7 @@ typedef struct SvcOptions {
 	bool mcp;
 	SvcFindCommand find_command;   /* doc, patch, run, test (NULL: those are unsupported) */
 	SvcSetOverlay set_overlay;     /* a project's held buffers for its read commands (NULL: refused while held) */
+	SvcWatchDiags watch_diags;     /* the diagnostics the commands report (NULL: a failed read's message only) */
 } SvcOptions;
 
 typedef struct Service Service;

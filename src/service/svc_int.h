@@ -154,15 +154,38 @@ bool svc_project_check(Service *v, SvcTrace *t, bool reload);
  * buffers ov (read from the disk otherwise), re-checking only what changed
  * since *pj; true when it verifies. */
 bool svc_project_update(Project **pj, const char *manifest, const ProjectOverlay *ov, int nov, SvcTrace *t);
+/* The end of a -32004 message while `data` holds the diagnostics
+ * (SVC_DATA_HELD), and the end rpc.c writes in its place when they would
+ * pass the message bound and `data.diagnostics` is null (SVC_DATA_NULL). */
+#define SVC_DATA_HELD ": `data.diagnostics` holds its diagnostics, as `check` answers them"
+#define SVC_DATA_NULL ": its diagnostics would pass the message bound, so `data.diagnostics` is null; `check` answers them"
+/* The service's diagnostics lists: each diagnostic of s as its `check
+ * --json` object, comma-separated after what out holds unless *first; and
+ * err->data as {"diagnostics":[items]} of such items (db_project.c). */
+void svc_put_diag(Buf *out, const DiagSink *s, const Diag *d, bool *first);
+void svc_put_diags(Buf *out, const DiagSink *s, bool *first);
+void svc_error_diags(SvcError *err, const Buf *items);
+/* The first diagnostic a command of the table reported while the service
+ * watched (SvcOptions.watch_diags, svc_seen_diag its callback): its code,
+ * its `check --json` object (a list item), message and help (NULL: none). */
+typedef struct SvcSeen {
+	bool seen;
+	DiagCode code;
+	Buf item;
+	char *message, *help;
+} SvcSeen;
+void svc_seen_diag(void *ctx, const DiagSink *s, const Diag *d);
+void svc_seen_free(SvcSeen *w);
 /* A project read (graph, context, query, doc) that failed: its diagnostics
  * as the objects `check` answers, into err->data as {"diagnostics":[…]}.
  * Not verifying: the project loaded as the CLI's project forms load it
  * (project_check_overlay with the held buffers, project_lower), every
  * diagnostic; otherwise (a symbol, G001) the first diagnostic the command
- * printed, cli its stderr, read back (no span: the forms' own refusals
- * have none).  err->message: that diagnostic's message and help, or for a
- * project that does not verify a pointer to `data`.  False. */
-bool svc_project_read_failed(Service *v, const char *cli, int code, SvcError *err);
+ * reported, seen (no span: the forms' own refusals have none), or without
+ * one (a usage refusal) no data and the first line of the command's stderr
+ * cli.  err->message: that diagnostic's message and help, or for a project
+ * that does not verify a pointer to `data`.  False. */
+bool svc_project_read_failed(Service *v, const SvcSeen *seen, const char *cli, int code, SvcError *err);
 
 /* Runs command argv[0] of o's command table in this process (stdin from
  * /dev/null, stdout and stderr captured into bo and be, each within

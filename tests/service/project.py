@@ -66,6 +66,12 @@ g = e.get("data", {}).get("diagnostics", [])
 check(len(g) == 1 and g[0]["code"] == "SPX-G001" and g[0]["location"] is None and g[0]["path"] == "semaprax.toml"
       and "no.such.id" in g[0]["message"] and g[0]["help"].startswith("`semaprax query <project>`")
       and not e["message"].startswith("error["), "a project's -32005 data %r" % e)
+# mend40: the diagnostic the command reported, not its human line read back: a symbol with a
+# tab and an escape is the symbol sent (the human line shows `\x09`), as a file's -32005 says it
+e = c.request("context", {"symbol": "p\tq\x1b"})["error"]
+g = e.get("data", {}).get("diagnostics", [])
+check(e["code"] == -32005 and len(g) == 1 and g[0]["code"] == "SPX-G001" and "`p\tq\x1b`" in g[0]["message"]
+      and "`p\tq\x1b`" in e["message"] and "\\x09" not in json.dumps(e), "a project's -32005 of a symbol with controls %r" % e)
 check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a project context takes no filters")
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
