@@ -56,10 +56,27 @@ typedef struct Value {
 		void *p;
 		const uint8_t *bytes;
 	};
-	uint32_t n;
-	uint8_t tag;
-	uint8_t borrowed;
+	union {
+		struct {
+			uint32_t n;
+			uint8_t tag;
+			uint8_t borrowed;
+			uint16_t pad;   /* always 0 */
+		};
+		uint64_t meta;          /* the four above as one word (V_META) */
+	};
 } Value;
+
+/* The meta word of a value with tag t and auxiliary word n (not borrowed):
+ * constructors write it whole, so a Value is built in two registers rather
+ * than field by field (gcc merged the partial writes with 15 instructions). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define V_META(t, n) ((uint64_t)(uint32_t)(n) | (uint64_t)(uint8_t)(t) << 32)
+#define V_SET_META(v, t, n_) ((v).meta = V_META(t, n_))
+#else
+#define V_SET_META(v, t, n_) ((v).n = (n_), (v).tag = (uint8_t)(t), (v).borrowed = 0, (v).pad = 0)
+#endif
+_Static_assert(sizeof(Value) == 16, "a Value is 16 bytes");
 
 typedef struct Bytes {
 	uint8_t *data;
@@ -100,9 +117,7 @@ v_int(VTag tag, int64_t i)
 {
 	Value v;
 	v.i = i;
-	v.n = 0;
-	v.tag = (uint8_t)tag;
-	v.borrowed = 0;
+	V_SET_META(v, tag, 0);
 	return v;
 }
 
@@ -125,9 +140,7 @@ v_ptr(VTag tag, void *p, uint32_t n)
 {
 	Value v;
 	v.p = p;
-	v.n = n;
-	v.tag = (uint8_t)tag;
-	v.borrowed = 0;
+	V_SET_META(v, tag, n);
 	return v;
 }
 
