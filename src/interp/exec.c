@@ -1013,7 +1013,7 @@ interp_s_while(Interp *I, Value *S, const Node *n)
 		Value c = node_eval(I, S, n->x);
 		if (STOPPED || !c.b)
 			break;
-		value_release(&I->heap, exec_block(I, S, n->b1));
+		exec_block_void(I, S, n->b1);
 	}
 	return v_empty();
 }
@@ -1032,7 +1032,7 @@ interp_s_while_and(Interp *I, Value *S, const Node *n)
 		Value r = node_eval(I, S, c->y);
 		if (STOPPED || !r.b)
 			break;
-		value_release(&I->heap, exec_block(I, S, n->b1));
+		exec_block_void(I, S, n->b1);
 	}
 	return v_empty();
 }
@@ -1055,14 +1055,14 @@ interp_s_for(Interp *I, Value *S, const Node *n)
 			v->items[i++] = v_empty();
 			if (pos)
 				*pos = i;
-			value_release(&I->heap, exec_block(I, S, n->b1));
+			exec_block_void(I, S, n->b1);
 		}
 	} else if (it.tag == V_VEC) {
 		VecObj *v = it.p;
 		size_t len = v->len;
 		for (size_t i = 0; i < len && !STOPPED; i++) {
 			slot_set(&I->heap, item, value_read(&I->heap, &v->items[i]));
-			value_release(&I->heap, exec_block(I, S, n->b1));
+			exec_block_void(I, S, n->b1);
 		}
 	} else {
 		interp_limit(I, "`for` over an unsupported value");
@@ -1075,6 +1075,6 @@ interp_s_for(Interp *I, Value *S, const Node *n)
 Value
 interp_s_block(Interp *I, Value *S, const Node *n)
 {
-	value_release(&I->heap, exec_block(I, S, n->b1));
+	exec_block_void(I, S, n->b1);
 	return v_empty();
 }

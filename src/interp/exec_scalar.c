@@ -95,7 +95,7 @@ static Value name##_##SH##_set(Interp *I, Value *S, const Node *n) { \
 static Value name##_##SH##_if(Interp *I, Value *S, const Node *n) { \
 	FETCH_##SH(1) Value z; BODY \
 	const CBlock *b = z.b ? n->b1 : n->b2; \
-	if (b) value_release(&I->heap, exec_block(I, S, b)); \
+	if (b) exec_block_void(I, S, b); \
 	return v_empty(); \
 }
 #define USE_XIF(name, SH, BODY) \
@@ -109,7 +109,7 @@ static Value name##_##SH##_while(Interp *I, Value *S, const Node *n) { \
 	for (;;) { \
 		FETCH_##SH(0) Value z; BODY \
 		if (!z.b) break; \
-		value_release(&I->heap, exec_block(I, S, n->b1)); \
+		exec_block_void(I, S, n->b1); \
 		if (STOPPED) break; \
 	} \
 	return v_empty(); \

@@ -247,6 +247,36 @@ exec_block(Interp *I, Value *S, const CBlock *b)
 	return node_eval(I, S, b->tail);
 }
 
+/*
+ * Runs block b for its effects only (a loop body, a statement `if`'s
+ * branch): exec_block inlined into its caller, which already holds I, S
+ * and its node in saved registers, so a simple block costs no call of its
+ * own; a literal tail is charged without building its value.
+ */
+static inline __attribute__((always_inline)) void
+exec_block_void(Interp *I, Value *S, const CBlock *b)
+{
+	if (!b->simple) {
+		value_release(&I->heap, interp_exec_block_full(I, S, b));
+		return;
+	}
+	for (int i = 0; i < b->nstmts; i++) {
+		const Node *s = b->stmts[i];
+		s->fn(I, S, s);
+		if (STOPPED)
+			return;
+	}
+	const Node *t = b->tail;
+	if (!t)
+		return;
+	if (t->fn == interp_x_int) {
+		if ((I->heap.steps += 1) > I->heap.budget)
+			interp_charge_stop(I);
+		return;
+	}
+	value_release(&I->heap, node_eval(I, S, t));
+}
+
 /* exec_block where the block is often only its tail (the branches of an
  * expression `if`, a function body that is one expression): that node,
  * without the block's call. */
