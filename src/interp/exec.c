@@ -234,7 +234,7 @@ static bool
 check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint32_t code)
 {
 	for (int i = 0; i < n; i++) {
-		if ((I->heap.steps += 1) > I->heap.budget) {
+		if ((I->heap.left -= 1) < 0) {
 			interp_charge_stop(I);
 			return false;
 		}
@@ -474,7 +474,7 @@ call_simple_body(Interp *I, Value *S, const Node *n)
 	Value *F = I->stack + I->sp;
 	for (int i = 0; i < nargs; i++) {
 		const Node *k = n->kids[i];
-		if ((I->heap.steps += 1) > I->heap.budget) {
+		if ((I->heap.left -= 1) < 0) {
 			interp_charge_stop(I);
 			return v_empty();
 		}

@@ -97,7 +97,7 @@ struct CFunc {
  * value is half-built (interp_charge_stop tells the two apart).
  */
 #define CHARGE(I, k) do { \
-	if (((I)->heap.steps += (k)) > (I)->heap.budget) { \
+	if (((I)->heap.left -= (int64_t)(k)) < 0) { \
 		interp_charge_stop(I); \
 		return v_empty(); \
 	} \
@@ -120,7 +120,7 @@ static inline Value
 node_eval(Interp *I, Value *S, const Node *n)
 {
 	if (n->fn == interp_x_local_scalar) {
-		if ((I->heap.steps += 1) > I->heap.budget) {
+		if ((I->heap.left -= 1) < 0) {
 			interp_charge_stop(I);
 			return v_empty();
 		}
@@ -270,7 +270,7 @@ exec_block_void(Interp *I, Value *S, const CBlock *b)
 	if (!t)
 		return;
 	if (t->fn == interp_x_int) {
-		if ((I->heap.steps += 1) > I->heap.budget)
+		if ((I->heap.left -= 1) < 0)
 			interp_charge_stop(I);
 		return;
 	}

@@ -171,7 +171,10 @@ typedef struct CloneJob {
 #endif
 #define VALUE_WORK_SHIFT 8
 typedef struct ValueHeap {
-	uint64_t steps, budget;   /* the step meter (node.h CHARGE) */
+	/* The step meter (node.h CHARGE): the steps left before the budget is
+	 * crossed, counted down, so a charge is one subtraction and a sign test;
+	 * steps used = base - left (heap_steps). */
+	int64_t left, base;
 	int64_t bytes;            /* counted bytes of live values */
 	bool over;                /* crossed VALUE_HEAP_LIMIT */
 	jmp_buf oom;              /* an allocation failure unwinds here */
@@ -184,6 +187,19 @@ typedef struct ValueHeap {
 void *interp_heap_alloc(ValueHeap *h, size_t n);
 void *interp_heap_realloc(ValueHeap *h, void *p, size_t old, size_t n);
 void interp_heap_free(ValueHeap *h, void *p, size_t n);
+/* The steps used so far. */
+static inline uint64_t
+heap_steps(const ValueHeap *h)
+{
+	return (uint64_t)(h->base - h->left);
+}
+/* Stops the run at its next charge (the heap limit), the steps used kept. */
+static inline void
+heap_lower(ValueHeap *h)
+{
+	h->base -= h->left + 1;
+	h->left = -1;
+}
 /* Counts a frame's n slots (n < 0: releases them) against the heap limit:
  * 256 frames of a 60,000-local function held 240 MB of host memory that
  * no limit counted (sec19). */
@@ -193,14 +209,14 @@ heap_frame(ValueHeap *h, int64_t n)
 	h->bytes += n * (int64_t)sizeof(Value);
 	if (h->bytes > (int64_t)VALUE_HEAP_LIMIT && !h->over) {
 		h->over = true;
-		h->budget = 0;
+		heap_lower(h);
 	}
 }
 /* Charges the steps of an operation touching n bytes. */
 static inline void
 heap_work(ValueHeap *h, size_t n)
 {
-	h->steps += n >> VALUE_WORK_SHIFT;
+	h->left -= (int64_t)(n >> VALUE_WORK_SHIFT);
 }
 
 /* Is the value duplicated (deep-copied) on every read? */
