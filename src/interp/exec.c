@@ -909,8 +909,9 @@ interp_x_if(Interp *I, Value *S, const Node *n)
 	Value c = node_eval(I, S, n->x);
 	if (STOPPED)
 		return v_empty();
-	const CBlock *b = c.b ? n->b1 : n->b2;
-	return b ? exec_branch(I, S, b) : v_empty();
+	if (c.b)
+		return n->b1 ? exec_branch(I, S, n->b1) : v_empty();
+	return n->b2 ? exec_branch(I, S, n->b2) : v_empty();
 }
 
 /* ---- statements ---- */
@@ -968,9 +969,14 @@ statement_if(Interp *I, Value *S, const Node *n, bool neg)
 	Value c = node_eval(I, S, n->x);
 	if (STOPPED)
 		return v_empty();
-	const CBlock *b = c.b != neg ? n->b1 : n->b2;
-	if (b)
-		value_release(&I->heap, exec_block(I, S, b));
+	/* a branch per arm, not a select: each arm's calls get a call site
+	 * of their own, which predicts them (node.h, exec_scalar.c USE_IF) */
+	if (c.b != neg) {
+		if (n->b1)
+			value_release(&I->heap, exec_block(I, S, n->b1));
+	} else if (n->b2) {
+		value_release(&I->heap, exec_block(I, S, n->b2));
+	}
 	return v_empty();
 }
 
