@@ -85,7 +85,7 @@ struct CFunc {
 	HirSlot *caps;        /* closures: the slots their captures occupy */
 	int ncaps;
 	bool simple;          /* no contracts, no captures, body->simple */
-	bool scalar;          /* simple, every local a Copy scalar (nsweep 0), a scalar result */
+	bool scalar;          /* simple, every local a Copy scalar or a view (nsweep 0), a scalar result */
 };
 
 #define STOPPED (I->stop != STOP_NONE)
