@@ -28,6 +28,15 @@ emitc_is_scalar(TypeId t)
 	return t >= TYPE_FIRST_SCALAR && t <= TYPE_LAST_SCALAR;
 }
 
+/* Whether a slot of type t never owns heap storage: a scalar, or a str or
+ * Slice<u8> view (V_VIEW, which borrows; value.h), so its frame need not
+ * sweep it. */
+static inline bool
+never_owns(TypeId t)
+{
+	return emitc_is_scalar(t) || t == TY_STR || t == TY_SLICE;
+}
+
 static Node *
 node_new(Comp *C, NodeFn fn, const HirExpr *e)
 {
@@ -581,7 +590,7 @@ function(Comp *C, CFunc *cf, int index)
 	cf->sweep = ARENA_ARRAY(a, HirSlot, nl);
 	cf->caps = ARENA_ARRAY(a, HirSlot, nl);
 	for (int i = 0; i < f->nlocals; i++) {
-		if (!emitc_is_scalar(f->locals[i].type))
+		if (!never_owns(f->locals[i].type))
 			cf->sweep[cf->nsweep++] = (HirSlot)i;
 		if (i >= f->nparams && f->locals[i].param)
 			cf->caps[cf->ncaps++] = (HirSlot)i;

@@ -234,7 +234,7 @@ static bool
 check_clauses(Interp *I, const CFunc *cf, Value *S, Node *const *cs, int n, uint32_t code)
 {
 	for (int i = 0; i < n; i++) {
-		if ((I->heap.steps += 1) > I->heap.budget) {
+		if ((I->heap.left -= 1) < 0) {
 			interp_charge_stop(I);
 			return false;
 		}
@@ -474,7 +474,7 @@ call_simple_body(Interp *I, Value *S, const Node *n)
 	Value *F = I->stack + I->sp;
 	for (int i = 0; i < nargs; i++) {
 		const Node *k = n->kids[i];
-		if ((I->heap.steps += 1) > I->heap.budget) {
+		if ((I->heap.left -= 1) < 0) {
 			interp_charge_stop(I);
 			return v_empty();
 		}
@@ -909,8 +909,9 @@ interp_x_if(Interp *I, Value *S, const Node *n)
 	Value c = node_eval(I, S, n->x);
 	if (STOPPED)
 		return v_empty();
-	const CBlock *b = c.b ? n->b1 : n->b2;
-	return b ? exec_branch(I, S, b) : v_empty();
+	if (c.b)
+		return n->b1 ? exec_branch(I, S, n->b1) : v_empty();
+	return n->b2 ? exec_branch(I, S, n->b2) : v_empty();
 }
 
 /* ---- statements ---- */
@@ -968,9 +969,14 @@ statement_if(Interp *I, Value *S, const Node *n, bool neg)
 	Value c = node_eval(I, S, n->x);
 	if (STOPPED)
 		return v_empty();
-	const CBlock *b = c.b != neg ? n->b1 : n->b2;
-	if (b)
-		value_release(&I->heap, exec_block(I, S, b));
+	/* a branch per arm, not a select: each arm's calls get a call site
+	 * of their own, which predicts them (node.h, exec_scalar.c USE_IF) */
+	if (c.b != neg) {
+		if (n->b1)
+			value_release(&I->heap, exec_block(I, S, n->b1));
+	} else if (n->b2) {
+		value_release(&I->heap, exec_block(I, S, n->b2));
+	}
 	return v_empty();
 }
 
@@ -1013,7 +1019,7 @@ interp_s_while(Interp *I, Value *S, const Node *n)
 		Value c = node_eval(I, S, n->x);
 		if (STOPPED || !c.b)
 			break;
-		value_release(&I->heap, exec_block(I, S, n->b1));
+		exec_block_void(I, S, n->b1);
 	}
 	return v_empty();
 }
@@ -1032,7 +1038,7 @@ interp_s_while_and(Interp *I, Value *S, const Node *n)
 		Value r = node_eval(I, S, c->y);
 		if (STOPPED || !r.b)
 			break;
-		value_release(&I->heap, exec_block(I, S, n->b1));
+		exec_block_void(I, S, n->b1);
 	}
 	return v_empty();
 }
@@ -1055,14 +1061,14 @@ interp_s_for(Interp *I, Value *S, const Node *n)
 			v->items[i++] = v_empty();
 			if (pos)
 				*pos = i;
-			value_release(&I->heap, exec_block(I, S, n->b1));
+			exec_block_void(I, S, n->b1);
 		}
 	} else if (it.tag == V_VEC) {
 		VecObj *v = it.p;
 		size_t len = v->len;
 		for (size_t i = 0; i < len && !STOPPED; i++) {
 			slot_set(&I->heap, item, value_read(&I->heap, &v->items[i]));
-			value_release(&I->heap, exec_block(I, S, n->b1));
+			exec_block_void(I, S, n->b1);
 		}
 	} else {
 		interp_limit(I, "`for` over an unsupported value");
@@ -1075,6 +1081,6 @@ interp_s_for(Interp *I, Value *S, const Node *n)
 Value
 interp_s_block(Interp *I, Value *S, const Node *n)
 {
-	value_release(&I->heap, exec_block(I, S, n->b1));
+	exec_block_void(I, S, n->b1);
 	return v_empty();
 }

@@ -121,7 +121,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 		const CArm *a = &n->arms[i];
 		if (!pat_matches(a->pat, &s, &tests))
 			continue;
-		I->heap.steps += tests >> MATCH_WORK_SHIFT;
+		I->heap.left -= (int64_t)(tests >> MATCH_WORK_SHIFT);
 		tests = 0;
 		if (a->nbinds)
 			match_bind(I, S, a->pat, &s, false);
@@ -146,7 +146,7 @@ match_arms(Interp *I, Value *S, const Node *n, Value s, bool heap)
 			value_release(&I->heap, s);
 		return v;
 	}
-	I->heap.steps += tests >> MATCH_WORK_SHIFT;
+	I->heap.left -= (int64_t)(tests >> MATCH_WORK_SHIFT);
 	if (heap)
 		value_release(&I->heap, s);
 	if (!STOPPED)
@@ -172,7 +172,7 @@ interp_x_match(Interp *I, Value *S, const Node *n)
 static inline bool
 byte_get_operands(Interp *I, Value *S, const Node *g, const uint8_t **p, size_t *len, Value *i)
 {
-	if ((I->heap.steps += 3) > I->heap.budget) {
+	if ((I->heap.left -= 3) < 0) {
 		interp_charge_stop(I);
 		return false;
 	}

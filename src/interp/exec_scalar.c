@@ -94,22 +94,26 @@ static Value name##_##SH##_set(Interp *I, Value *S, const Node *n) { \
 #define USE_IF(name, SH, BODY) \
 static Value name##_##SH##_if(Interp *I, Value *S, const Node *n) { \
 	FETCH_##SH(1) Value z; BODY \
-	const CBlock *b = z.b ? n->b1 : n->b2; \
-	if (b) value_release(&I->heap, exec_block(I, S, b)); \
+	if (z.b) { \
+		if (n->b1) exec_block_void(I, S, n->b1); \
+	} else if (n->b2) { \
+		exec_block_void(I, S, n->b2); \
+	} \
 	return v_empty(); \
 }
 #define USE_XIF(name, SH, BODY) \
 static Value name##_##SH##_xif(Interp *I, Value *S, const Node *n) { \
 	FETCH_##SH(1) Value z; BODY \
-	const CBlock *b = z.b ? n->b1 : n->b2; \
-	return b ? exec_branch(I, S, b) : v_empty(); \
+	if (z.b) \
+		return n->b1 ? exec_branch(I, S, n->b1) : v_empty(); \
+	return n->b2 ? exec_branch(I, S, n->b2) : v_empty(); \
 }
 #define USE_WHILE(name, SH, BODY) \
 static Value name##_##SH##_while(Interp *I, Value *S, const Node *n) { \
 	for (;;) { \
 		FETCH_##SH(0) Value z; BODY \
 		if (!z.b) break; \
-		value_release(&I->heap, exec_block(I, S, n->b1)); \
+		exec_block_void(I, S, n->b1); \
 		if (STOPPED) break; \
 	} \
 	return v_empty(); \

@@ -174,7 +174,7 @@ run_main(Interp *I, int entry_mod, int entry)
 		args[i] = I->opt->entry_args[i];
 	Value v = interp_exec_call(I, &I->cf[I->base[entry_mod] + entry], args, nargs, NULL);
 	/* work charged by the last operation, after the last node's charge */
-	if (I->stop == STOP_NONE && I->heap.steps > I->heap.budget) {
+	if (I->stop == STOP_NONE && I->heap.left < 0) {
 		interp_charge_stop(I);
 		value_release(&I->heap, v);
 		v = v_empty();
@@ -216,7 +216,7 @@ interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int entr
 	I->nmods = nmods;
 	I->opt = o;
 	I->res = r;
-	I->heap.budget = o->max_steps;
+	I->heap.left = I->heap.base = o->max_steps > INT64_MAX ? INT64_MAX : (int64_t)o->max_steps;
 	I->fuel = o->max_steps;
 	if (setjmp(I->heap.oom) == 0) {
 		run_main(I, entry_mod, entry);
@@ -228,7 +228,7 @@ interp_run_image_func(HirModule *const *mods, int nmods, int entry_mod, int entr
 			     I->heap.oom_size);
 		r->stop = STOP_LIMIT;
 	}
-	r->steps = I->heap.steps > I->fuel ? I->fuel : I->heap.steps;
+	r->steps = heap_steps(&I->heap) > I->fuel ? I->fuel : heap_steps(&I->heap);
 	VEC_FREE(I->heap.pending);
 	VEC_FREE(I->heap.cloning);
 	VEC_FREE(I->temps);

@@ -127,7 +127,7 @@ typedef struct Interp {
 	int nsegs, seg;
 	int depth;
 	ValueHeap heap;           /* counted values, the step meter (value.h) */
-	uint64_t fuel;            /* the step budget (heap.budget is lowered to 0 by the heap limit) */
+	uint64_t fuel;            /* the step budget (the heap limit ends it early: heap_lower) */
 	StopKind stop;
 	Value ret;                /* STOP_RETURN: the residual being returned */
 	VEC(Value) temps;         /* temporaries borrowed by views, released at block end */

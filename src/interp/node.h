@@ -85,7 +85,7 @@ struct CFunc {
 	HirSlot *caps;        /* closures: the slots their captures occupy */
 	int ncaps;
 	bool simple;          /* no contracts, no captures, body->simple */
-	bool scalar;          /* simple, every local a Copy scalar (nsweep 0), a scalar result */
+	bool scalar;          /* simple, every local a Copy scalar or a view (nsweep 0), a scalar result */
 };
 
 #define STOPPED (I->stop != STOP_NONE)
@@ -97,7 +97,7 @@ struct CFunc {
  * value is half-built (interp_charge_stop tells the two apart).
  */
 #define CHARGE(I, k) do { \
-	if (((I)->heap.steps += (k)) > (I)->heap.budget) { \
+	if (((I)->heap.left -= (int64_t)(k)) < 0) { \
 		interp_charge_stop(I); \
 		return v_empty(); \
 	} \
@@ -120,7 +120,7 @@ static inline Value
 node_eval(Interp *I, Value *S, const Node *n)
 {
 	if (n->fn == interp_x_local_scalar) {
-		if ((I->heap.steps += 1) > I->heap.budget) {
+		if ((I->heap.left -= 1) < 0) {
 			interp_charge_stop(I);
 			return v_empty();
 		}
@@ -245,6 +245,36 @@ exec_block(Interp *I, Value *S, const CBlock *b)
 		return b->tail->k;
 	}
 	return node_eval(I, S, b->tail);
+}
+
+/*
+ * Runs block b for its effects only (a loop body, a statement `if`'s
+ * branch): exec_block inlined into its caller, which already holds I, S
+ * and its node in saved registers, so a simple block costs no call of its
+ * own; a literal tail is charged without building its value.
+ */
+static inline __attribute__((always_inline)) void
+exec_block_void(Interp *I, Value *S, const CBlock *b)
+{
+	if (!b->simple) {
+		value_release(&I->heap, interp_exec_block_full(I, S, b));
+		return;
+	}
+	for (int i = 0; i < b->nstmts; i++) {
+		const Node *s = b->stmts[i];
+		s->fn(I, S, s);
+		if (STOPPED)
+			return;
+	}
+	const Node *t = b->tail;
+	if (!t)
+		return;
+	if (t->fn == interp_x_int) {
+		if ((I->heap.left -= 1) < 0)
+			interp_charge_stop(I);
+		return;
+	}
+	value_release(&I->heap, node_eval(I, S, t));
 }
 
 /* exec_block where the block is often only its tail (the branches of an

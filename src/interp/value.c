@@ -17,7 +17,7 @@ heap_count(ValueHeap *h, int64_t delta)
 	h->bytes += delta;
 	if (h->bytes > (int64_t)VALUE_HEAP_LIMIT && !h->over) {
 		h->over = true;
-		h->budget = 0;
+		heap_lower(h);
 	}
 }
 

@@ -56,10 +56,27 @@ typedef struct Value {
 		void *p;
 		const uint8_t *bytes;
 	};
-	uint32_t n;
-	uint8_t tag;
-	uint8_t borrowed;
+	union {
+		struct {
+			uint32_t n;
+			uint8_t tag;
+			uint8_t borrowed;
+			uint16_t pad;   /* always 0 */
+		};
+		uint64_t meta;          /* the four above as one word (V_META) */
+	};
 } Value;
+
+/* The meta word of a value with tag t and auxiliary word n (not borrowed):
+ * constructors write it whole, so a Value is built in two registers rather
+ * than field by field (gcc merged the partial writes with 15 instructions). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define V_META(t, n) ((uint64_t)(uint32_t)(n) | (uint64_t)(uint8_t)(t) << 32)
+#define V_SET_META(v, t, n_) ((v).meta = V_META(t, n_))
+#else
+#define V_SET_META(v, t, n_) ((v).n = (n_), (v).tag = (uint8_t)(t), (v).borrowed = 0, (v).pad = 0)
+#endif
+_Static_assert(sizeof(Value) == 16, "a Value is 16 bytes");
 
 typedef struct Bytes {
 	uint8_t *data;
@@ -100,9 +117,7 @@ v_int(VTag tag, int64_t i)
 {
 	Value v;
 	v.i = i;
-	v.n = 0;
-	v.tag = (uint8_t)tag;
-	v.borrowed = 0;
+	V_SET_META(v, tag, 0);
 	return v;
 }
 
@@ -125,9 +140,7 @@ v_ptr(VTag tag, void *p, uint32_t n)
 {
 	Value v;
 	v.p = p;
-	v.n = n;
-	v.tag = (uint8_t)tag;
-	v.borrowed = 0;
+	V_SET_META(v, tag, n);
 	return v;
 }
 
@@ -158,7 +171,10 @@ typedef struct CloneJob {
 #endif
 #define VALUE_WORK_SHIFT 8
 typedef struct ValueHeap {
-	uint64_t steps, budget;   /* the step meter (node.h CHARGE) */
+	/* The step meter (node.h CHARGE): the steps left before the budget is
+	 * crossed, counted down, so a charge is one subtraction and a sign test;
+	 * steps used = base - left (heap_steps). */
+	int64_t left, base;
 	int64_t bytes;            /* counted bytes of live values */
 	bool over;                /* crossed VALUE_HEAP_LIMIT */
 	jmp_buf oom;              /* an allocation failure unwinds here */
@@ -171,6 +187,19 @@ typedef struct ValueHeap {
 void *interp_heap_alloc(ValueHeap *h, size_t n);
 void *interp_heap_realloc(ValueHeap *h, void *p, size_t old, size_t n);
 void interp_heap_free(ValueHeap *h, void *p, size_t n);
+/* The steps used so far. */
+static inline uint64_t
+heap_steps(const ValueHeap *h)
+{
+	return (uint64_t)(h->base - h->left);
+}
+/* Stops the run at its next charge (the heap limit), the steps used kept. */
+static inline void
+heap_lower(ValueHeap *h)
+{
+	h->base -= h->left + 1;
+	h->left = -1;
+}
 /* Counts a frame's n slots (n < 0: releases them) against the heap limit:
  * 256 frames of a 60,000-local function held 240 MB of host memory that
  * no limit counted (sec19). */
@@ -180,14 +209,14 @@ heap_frame(ValueHeap *h, int64_t n)
 	h->bytes += n * (int64_t)sizeof(Value);
 	if (h->bytes > (int64_t)VALUE_HEAP_LIMIT && !h->over) {
 		h->over = true;
-		h->budget = 0;
+		heap_lower(h);
 	}
 }
 /* Charges the steps of an operation touching n bytes. */
 static inline void
 heap_work(ValueHeap *h, size_t n)
 {
-	h->steps += n >> VALUE_WORK_SHIFT;
+	h->left -= (int64_t)(n >> VALUE_WORK_SHIFT);
 }
 
 /* Is the value duplicated (deep-copied) on every read? */

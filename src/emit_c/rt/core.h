@@ -77,11 +77,15 @@ static size_t spx_heap_bytes;   /* the live blocks' sizes (at most SPX_HEAP_LIMI
 
 SPX_RT _Noreturn void spx_die(int status, const char *line);
 
+/* A live block of n bytes (zeroed when zero is set: calloc, which a large
+ * block gets as fresh zero pages instead of a memset over it). */
 SPX_RT void *
-spx_alloc(size_t n)
+spx_alloc_block(size_t n, int zero)
 {
 	size_t want = n ? n : 1;
-	spx_hdr *h = want <= (size_t)SPX_HEAP_LIMIT - spx_heap_bytes ? malloc(sizeof(spx_hdr) + want) : NULL;
+	spx_hdr *h = NULL;
+	if (want <= (size_t)SPX_HEAP_LIMIT - spx_heap_bytes)
+		h = zero ? calloc(1, sizeof(spx_hdr) + want) : malloc(sizeof(spx_hdr) + want);
 	if (!h)
 		spx_die(RT_EXIT_DOMAIN, "SEMAPRAX runtime failure: out of memory");
 	h->n = want;
@@ -94,11 +98,15 @@ spx_alloc(size_t n)
 }
 
 SPX_RT void *
+spx_alloc(size_t n)
+{
+	return spx_alloc_block(n, 0);
+}
+
+SPX_RT void *
 spx_zalloc(size_t n)
 {
-	void *p = spx_alloc(n);
-	memset(p, 0, n ? n : 1);
-	return p;
+	return spx_alloc_block(n, 1);
 }
 
 SPX_RT void
