@@ -156,12 +156,12 @@ static const McpTool mcp_tools[] = {
 	  "{\"type\":\"object\",\"properties\":{\"symbol\":{\"type\":\"string\",\"description\":\"stable id, name or Owner.name\"},"
 	  "\"direction\":{\"enum\":[\"forward\",\"reverse\",\"both\"]},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024},"
 	  "\"max_bytes\":{\"type\":\"integer\",\"minimum\":2048,\"maximum\":16777216},\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,"
-	  "\"maximum\":65536},\"filters\":{\"type\":\"array\",\"items\":{\"enum\":[\"contracts\",\"ownership\",\"effects\",\"types\"]}},"
+	  "\"maximum\":65536},\"filters\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"contracts\",\"ownership\",\"effects\",\"types\"]}},"
 	  TRACE_ARG "},\"required\":[\"symbol\"],\"additionalProperties\":false}" },
 	{ "query", "query", "Declarations matching every filter given (semaprax query --json).",
 	  "{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"function\",\"method\","
 	  "\"record\",\"field\",\"variant\",\"case\",\"case_field\",\"class\",\"resource\",\"interface\",\"import\"]}},\"name\":{\"type\":\"string\"},"
-	  "\"id\":{\"type\":\"string\"},\"effect\":{\"type\":\"string\"},\"calls\":{\"type\":\"string\"},\"called_by\":{\"type\":\"string\"},"
+	  "\"id\":{\"type\":\"string\"},\"effect\":{\"type\":\"string\",\"minLength\":1},\"calls\":{\"type\":\"string\"},\"called_by\":{\"type\":\"string\"},"
 	  TRACE_ARG "},\"additionalProperties\":false}" },
 	{ "doc", "doc", "The program's documentation (semaprax doc) of the file on disk.",
 	  "{\"type\":\"object\",\"properties\":{\"format\":{\"enum\":[\"text\",\"json\",\"html\"]}},\"additionalProperties\":false}" },
@@ -180,7 +180,7 @@ static const McpTool mcp_tools[] = {
 	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "fix", "fix", "Apply the machine-applicable fixes the diagnostics carry to the file on disk (semaprax fix), then verify; `dry_run` shows the diff and writes nothing.",
-	  "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"only this diagnostic code's fixes (SPX-…)\"},"
+	  "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^SPX-\",\"maxLength\":16,\"description\":\"only this diagnostic code's fixes (SPX-…)\"},"
 	  "\"dry_run\":{\"type\":\"boolean\"}},\"additionalProperties\":false}" },
 	{ "run", "run", "Run the program's `main` in the interpreter (the file on disk): the --json outcome.",
 	  "{\"type\":\"object\",\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},"
