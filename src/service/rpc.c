@@ -179,6 +179,15 @@ static const McpTool mcp_tools[] = {
 	{ "patch_apply", "patch/apply", "Apply a semantic patch to the file; with `revision`, refused when the program is no longer at it.",
 	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "repairs", "repairs", "The SPX-S103 repair of an automatically identified function (semaprax repairs: semaprax.diagnostic-repair.v1): its "
+	  "repair id, needed before a rename of the function or a patch_impact/patch_review that reaches it; nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"minLength\":1,\"description\":"
+	  "\"the automatic id query lists, e.g. auto:<module>.<name>\"}},\"required\":[\"target\"],\"additionalProperties\":false}" },
+	{ "repair", "repair", "Preview one repair (semaprax repair: semaprax.diagnostic-repair-preview.v1): its `patch.source` is the v3 patch "
+	  "that gives the function `persistent_id`, for patch_apply; nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"repair\":{\"type\":\"string\",\"minLength\":1,\"description\":\"the repair.id repairs answers\"},"
+	  "\"persistent_id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"the explicit @id to give the function\"}},"
+	  "\"required\":[\"repair\",\"persistent_id\"],\"additionalProperties\":false}" },
 	{ "fix", "fix", "Apply the machine-applicable fixes the diagnostics carry to the file on disk (semaprax fix), then verify; `dry_run` shows the diff and writes nothing.",
 	  "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^SPX-\",\"maxLength\":16,\"description\":\"only this diagnostic code's fixes (SPX-…)\"},"
 	  "\"dry_run\":{\"type\":\"boolean\"}},\"additionalProperties\":false}" },
@@ -262,11 +271,11 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err, size_t room)
 	Buf r = {0};
 	SvcError e = { 0, "", NULL };
 	bool ok = svc_call(v, tool->method, args, &r, &e);
-	/* a patch or fix tool whose command refused (`{"exit":N,…}`, N ≠ 0) wrote
+	/* a patch, repair or fix tool whose command refused (`{"exit":N,…}`, N ≠ 0) wrote
 	 * nothing: isError, so an agent that reads only the flag does not take
 	 * the edit for made (the text is the same result) */
 	bool refused = false;
-	if (ok && (strncmp(tool->method, "patch/", 6) == 0 || strcmp(tool->method, "fix") == 0) && r.data &&
+	if (ok && (strncmp(tool->method, "patch/", 6) == 0 || strncmp(tool->method, "repair", 6) == 0 || strcmp(tool->method, "fix") == 0) && r.data &&
 	    r.len > 8 && strncmp(r.data, "{\"exit\":", 8) == 0)
 		refused = r.data[8] != '0';
 	buf_puts(res, "{\"content\":[{\"type\":\"text\",\"text\":");

@@ -68,7 +68,8 @@ p = c.call("protocol")
 check(p["protocol"] == "semaprax.service.v1" and p["framing"] == "newline-delimited", "protocol")
 check(p["max_message_bytes"] == 1048576, "default bound")
 check(set(p["methods"]) >= {"status", "check", "graph", "context", "query", "doc", "refresh", "patch/preview",
-                            "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown"}, "methods listed")
+                            "patch/impact", "patch/review", "patch/apply", "repairs", "repair", "fix", "run", "test", "ping",
+                            "shutdown"}, "methods listed")
 check(c.call("ping") == {}, "ping")
 st = c.call("status")
 check(st["kind"] == "file" and st["parsed"] is False and st["revision"] is None, "status before check")
