@@ -130,14 +130,24 @@ cli_diff_header(Buf *b, const char *path)
 	buf_free(&vis);
 }
 
-/* An old offset's position in the new text (edits before it shift it). */
+/* Whether an edit inserts whole lines at a line's start (its text ends in
+ * a newline): the diff shows it below the line above. */
+static bool
+line_insert(const PatchEdit *e, const char *old)
+{
+	size_t xl = strlen(e->text);
+	return e->start == e->end && e->start > 0 && old[e->start - 1] == '\n' && xl && e->text[xl - 1] == '\n';
+}
+
+/* An old offset's position in the new text (edits before it shift it; at
+ * a region's end, the lines inserted at it too). */
 static uint32_t
-map_off(const PatchPlan *pl, uint32_t off)
+map_off(const PatchPlan *pl, const char *old, uint32_t off, bool end)
 {
 	int64_t shift = 0;
 	for (int i = 0; i < pl->edits.len; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
-		if (e->end <= off && !(e->start == e->end && e->start == off))
+		if (e->end <= off && !(e->start == e->end && e->start == off && !(end && line_insert(e, old))))
 			shift += (int64_t)strlen(e->text) - (int64_t)(e->end - e->start);
 	}
 	return (uint32_t)((int64_t)off + shift);
@@ -209,7 +219,20 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 	bool *changed = spx_xcalloc((size_t)n + 1, 1);
 	for (int i = 0; i < pl->edits.len; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
-		int a = line_of(&L, e->start), z = line_of(&L, e->end > e->start ? e->end - 1 : e->start);
+		/* the lines an edit touches, as if it took whole lines: a removal
+		 * from a line's terminator to the next one's (remove-clause) is its
+		 * lines after the first terminator; an insertion at a line's start
+		 * ending in a terminator (add-clause's `ensures`) the line above's
+		 * end (the hunk's context is then the same either way) */
+		uint32_t s = e->start, en = e->end;
+		size_t tl = s < old_len && old[s] == '\n' ? 1 : s + 1 < old_len && old[s] == '\r' && old[s + 1] == '\n' ? 2 : 0;
+		if (en > s && !e->text[0] && tl && en + tl <= old_len && memcmp(old + en, old + s, tl) == 0) {
+			s += (uint32_t)tl;
+			en += (uint32_t)tl;
+		} else if (line_insert(e, old)) {
+			s = en = s - 1;
+		}
+		int a = line_of(&L, s), z = line_of(&L, en > s ? en - 1 : s);
 		for (int k = a; k <= z && k < n; k++)
 			changed[k] = true;
 	}
@@ -242,7 +265,7 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 			while (r + 1 <= z && changed[r + 1])
 				r++;
 			uint32_t os = L.start[j], oe = L.start[r + 1];
-			uint32_t ns = map_off(pl, os), ne = map_off(pl, oe);
+			uint32_t ns = map_off(pl, old, os, false), ne = map_off(pl, old, oe, true);
 			/* lines an edit touched but left as they were (an insertion at
 			 * a line's end) are context, not a line removed and re-added */
 			size_t pre = 0, suf = 0;
