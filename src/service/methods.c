@@ -1273,6 +1273,8 @@ m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
 			return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`: write `%s`", diag_info[near].code);
 		return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`");
 	}
+	if (code && diag_lookup(code) < 0)   /* the command's refusal named its `--code` option (agent40) */
+		return fail(err, SVC_E_PARAMS, "`code` `%s` is no diagnostic code: send one `check` answered, e.g. \"SPX-P104\"", code);
 	if (!on_disk(v, err))
 		return false;
 	char *argv[6] = { "fix", v->operand, NULL, NULL, NULL, NULL };
