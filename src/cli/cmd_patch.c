@@ -765,10 +765,14 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	int level = 0;
 	int *next = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
 	bool bad = false;
-	while (nf > 0 && !bad) {
+	Diag *first_auto = NULL;
+	Buf autos = {0};
+	int nauto = 0;
+	bool main_auto = false;   /* `repairs` leaves `main` alone: its @id is written by hand */
+	while (nf > 0) {
 		graph_sort_by_id(g, frontier, nf);
 		int nn = 0;
-		for (int i = 0; i < nf && !bad; i++) {
+		for (int i = 0; i < nf; i++) {
 			const GraphDecl *x = &g->decls[frontier[i]];
 			for (int k = 0; k < x->ncalled_by; k++) {
 				int c = x->called_by[k];
@@ -778,10 +782,19 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 				if (depth[c] >= 0 && depth[c] <= level)
 					continue;
 				if (!y->explicit_id) {
-					Diag *e = diag_report(pd, DIAG_G110, NULL, "automatic callable `%s` enters the behavioural impact of the patch", y->id);
-					diag_set_help(e, "give `%s` an explicit @id (`semaprax repairs`), so the report can name it stably", y->name);
-					bad = true;
-					break;
+					/* the first one is the error; the walk goes on to name
+					 * every automatic callable it reaches in the help, so
+					 * an agent assigns their ids in one round, not one a
+					 * refusal (agent40) */
+					if (!bad) {
+						first_auto = diag_report(pd, DIAG_G110, NULL, "automatic callable `%s` enters the behavioural impact of the patch", y->id);
+						bad = true;
+					}
+					if (depth[c] < 0 && nauto < 8)   /* each once */
+						buf_printf(&autos, "%s`%s`", nauto ? ", " : "", y->name);
+					if (depth[c] < 0)
+						nauto++;
+					main_auto |= depth[c] < 0 && strcmp(y->name, "main") == 0;
 				}
 				if (depth[c] < 0) {
 					depth[c] = level + 1;
@@ -805,6 +818,18 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	free(frontier);
 	free(slot);
 	free(depth);
+	if (first_auto && nauto == 1 && main_auto) {
+		diag_set_help(first_auto, "write `@id(\"app.main\")` before `main` (`semaprax repairs` leaves `main` alone), so the report can name it stably");
+	} else if (first_auto) {
+		if (main_auto)
+			buf_puts(&autos, nauto > 8 ? ", …; `main`'s by hand, `@id(\"app.main\")`" : "; `main`'s by hand, `@id(\"app.main\")`");
+		if (nauto == 1)
+			diag_set_help(first_auto, "give %s an explicit @id (`semaprax repairs`), so the report can name it stably", autos.data);
+		else
+			diag_set_help(first_auto, "give each of the %d automatic callables the patch reaches an explicit @id (`semaprax repairs`), "
+			    "so the report can name them stably: %s%s", nauto, autos.data, nauto > 8 && !main_auto ? ", …" : "");
+	}
+	buf_free(&autos);
 	if (bad) {
 		impact_nodes_free(v, n);
 		return -1;
