@@ -299,12 +299,28 @@ cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSin
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
+		/* the refusal is the errors: a warning the file already had (same
+		 * code and message) is not repeated (agent40: a file with its S112s
+		 * answered every refused rename with all of them before its errors) */
+		int dropped = 0;
+		for (int i = C->diags.items.len - 1; i >= 0; i--) {
+			const Diag *w = &C->diags.items.items[i];
+			bool old = false;
+			for (int j = 0; j < L->diags.items.len && !old && diag_info[w->code].sev == SEV_WARNING; j++)
+				old = L->diags.items.items[j].code == w->code && strcmp(L->diags.items.items[j].message, w->message) == 0;
+			if (old) {
+				diag_remove(&C->diags, i);
+				dropped++;
+			}
+		}
 		if (!cli_diag_json) {
 			fputs("semantic patch result does not verify; ", stderr);
 			cli_put_visible(stderr, path);
 			fputs(" is unchanged:\n", stderr);
 		}
 		cli_emit_diags(&C->diags);
+		if (dropped && !cli_diag_json)
+			fprintf(stderr, "(%d warning%s the file already has not repeated)\n", dropped, dropped == 1 ? "" : "s");
 		return false;
 	}
 	return cli_patch_accept(sp, plan, L, C, pd);
