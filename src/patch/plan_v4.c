@@ -571,6 +571,11 @@ plan_remove_clause(Planner *P)
 	uint32_t le = e;
 	while (P->src[le] == ' ' || P->src[le] == '\t' || P->src[le] == '\r')
 		le++;
+	/* a `//` comment ending the clause's line is the clause's: it goes
+	 * with it (agent40: it stayed, indented by the blank before it) */
+	if (alone_before && P->src[le] == '/' && P->src[le + 1] == '/')
+		while (P->src[le] && P->src[le] != '\n')
+			le++;
 	Span at;
 	if (alone_before && P->src[le] == '\n' && ls > 0) {
 		/* the line with the terminator before it (not after it): a clause
