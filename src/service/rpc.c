@@ -135,6 +135,21 @@ typedef struct McpTool {
 } McpTool;
 
 #define NO_ARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+/* The .spatch grammar an agent needs to write a patch (docs/PATCH.md; agent40:
+ * the schema said only "string", and the refusals point to a file the MCP
+ * client may not have).  tests/service/mcp.py checks that every operation
+ * of docs/PATCH.md's v4 grammar is named. */
+#define PATCH_GRAMMAR "\"the .spatch text (docs/PATCH.md), one instruction a line: `schema semaprax.semantic-patch.v4`, " \
+	"`base <the revision check answers>`, then operations on stable ids (query lists them): `rename <fn-id> to <name>`; " \
+	"`rename-member owner <record-or-case-id> member <field-id> to <name>`; `rename-case owner <variant-id> case <case-id> to <name>`; " \
+	"`replace-body function <fn-id> with <fragment>`; `replace-expression expression declaration:<len>:<fn-id>:expression:<n> with " \
+	"<fragment>` (<len>: the id's bytes; <n>: the expression's number in graph or context); `add-clause function <fn-id> " \
+	"requires|ensures with <expr>`; `remove-clause function <fn-id> requires|ensures index <n>`; `add-function after <decl-id> with " \
+	"<fragment>`; `delete-function function <fn-id>`; `change-parameter-type function <fn-id> parameter <n> from <type> to <type>`; " \
+	"`add-parameter function <fn-id> index <n> with <name>: <type> [argument <expr>]`; `remove-parameter function <fn-id> index <n>`; " \
+	"`add-case variant <variant-id> with <fragment>`; `remove-case variant <variant-id> case <case-id-or-name>`; " \
+	"`require no-new-effects`. A fragment is the rest of the line, or the lines between a `<<<` ending the line and a line `>>>`; " \
+	"`#` starts a comment line. A function without an explicit @id gets one first: repairs, repair, then patch_apply.\""
 #define TRACE_ARG "\"trace\":{\"type\":\"boolean\",\"description\":\"report which products executed and which were reused\"}"
 
 static const McpTool mcp_tools[] = {
@@ -166,18 +181,18 @@ static const McpTool mcp_tools[] = {
 	{ "doc", "doc", "The program's documentation (semaprax doc) of the file on disk.",
 	  "{\"type\":\"object\",\"properties\":{\"format\":{\"enum\":[\"text\",\"json\",\"html\"]}},\"additionalProperties\":false}" },
 	{ "patch_preview", "patch/preview", "Apply a semantic patch (.spatch text) as a dry run: what it would change, nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":" PATCH_GRAMMAR "},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_impact", "patch/impact", "A semantic patch's reach (semaprax impact: semaprax.semantic-impact.v1): changes and the functions they affect; nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":\"the .spatch text, as patch_preview's `patch` describes it\"},\"revision\":{\"type\":\"string\"},"
 	  "\"depth\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1024},\"max_bytes\":{\"type\":\"integer\",\"minimum\":1024,\"maximum\":16777216},"
 	  "\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65536}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_review", "patch/review", "A semantic patch's review (semaprax review: semaprax.semantic-review.v1): findings per section, with the impact as evidence; nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":\"the .spatch text, as patch_preview's `patch` describes it\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_apply", "patch/apply", "Apply a semantic patch to the file; with `revision`, refused when the program is no longer at it.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":\"the .spatch text, as patch_preview's `patch` describes it\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "repairs", "repairs", "The SPX-S103 repair of an automatically identified function (semaprax repairs: semaprax.diagnostic-repair.v1): its "
 	  "repair id, needed before a rename of the function or a patch_impact/patch_review that reaches it; nothing written.",
@@ -213,7 +228,8 @@ mcp_initialize(json_t *params, Buf *res)
 	json_cstr(res, ver);
 	buf_puts(res, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":\"semaprax\",\"version\":\""
 	    SPX_VERSION "\"},\"instructions\":\"Semantic service of one SEMAPRAX program: call check (or refresh with new text) "
-	    "first; graph, context and query answer from the verified program.\"}");
+	    "first; graph, context and query answer from the verified program; patch_preview, patch_review and patch_apply change it "
+	    "by meaning (patch_preview's `patch` gives the .spatch grammar).\"}");
 }
 
 static void

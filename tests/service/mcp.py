@@ -65,6 +65,18 @@ qk = [t for t in tools if t["name"] == "query"][0]["inputSchema"]["properties"][
 check(qk["items"].get("enum") == ["function", "method", "record", "field", "variant", "case", "case_field", "class", "resource",
                                   "interface", "import"] and qk.get("minItems") == 1, "query kind schema %r" % qk)
 
+# agent40: the patch tools' `patch` says how a .spatch is written (the schema
+# said "string"); every operation of docs/PATCH.md's v4 grammar is named
+pdesc = [t for t in tools if t["name"] == "patch_preview"][0]["inputSchema"]["properties"]["patch"].get("description", "")
+doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "PATCH.md"), encoding="utf-8").read()
+block = doc.split("## v4 grammar", 1)[1].split("```", 2)[1]
+ops = sorted(set(l.split()[0] for l in block.splitlines() if l.strip()) | {"rename", "rename-member", "rename-case"})
+check(len(ops) >= 14 and "schema semaprax.semantic-patch.v4" in pdesc and all("`%s " % o in pdesc for o in ops),
+      "patch_preview's patch names every v4 operation: %r missing from %r" % ([o for o in ops if "`%s " % o not in pdesc], pdesc))
+for t in tools:
+    if t["name"].startswith("patch_"):
+        check("description" in t["inputSchema"]["properties"]["patch"], "%s's patch is described" % t["name"])
+
 
 def tool(name, args=None):
     params = {"name": name}
