@@ -4,6 +4,8 @@
 #   session.py  JSON-RPC: every method, the incremental traces of body,
 #               signature and comment edits, diagnostics equal to check --json
 #   mcp.py      MCP: initialize, tools/list with schemas, tools/call
+#   schema.py   each tool's inputSchema against what the tool refuses
+#               (probes on both sides of every bound, list and enum)
 #   project.py  a project operand
 #   project_incr.py  per-module products of a project: executed/reused sets
 #               per edit, answers equal to a cold check (SPX_SERVICE_VERIFY_PROJECT)
@@ -39,7 +41,7 @@ dir=$(cd "$(dirname "$0")" && pwd)/service
 # concurrent run (another build's `make test`) is never touched
 TMPDIR=$tmp
 export TMPDIR
-for t in session mcp project project_incr lsp edit_bounds tmpdir; do
+for t in session mcp schema project project_incr lsp edit_bounds tmpdir; do
 	t_py "$dir/$t.py"
 done
 # under the sanitizers every 16th fixture: each step is a sanitized refresh

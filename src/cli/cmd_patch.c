@@ -130,14 +130,24 @@ cli_diff_header(Buf *b, const char *path)
 	buf_free(&vis);
 }
 
-/* An old offset's position in the new text (edits before it shift it). */
+/* Whether an edit inserts whole lines at a line's start (its text ends in
+ * a newline): the diff shows it below the line above. */
+static bool
+line_insert(const PatchEdit *e, const char *old)
+{
+	size_t xl = strlen(e->text);
+	return e->start == e->end && e->start > 0 && old[e->start - 1] == '\n' && xl && e->text[xl - 1] == '\n';
+}
+
+/* An old offset's position in the new text (edits before it shift it; at
+ * a region's end, the lines inserted at it too). */
 static uint32_t
-map_off(const PatchPlan *pl, uint32_t off)
+map_off(const PatchPlan *pl, const char *old, uint32_t off, bool end)
 {
 	int64_t shift = 0;
 	for (int i = 0; i < pl->edits.len; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
-		if (e->end <= off && !(e->start == e->end && e->start == off))
+		if (e->end <= off && !(e->start == e->end && e->start == off && !(end && line_insert(e, old))))
 			shift += (int64_t)strlen(e->text) - (int64_t)(e->end - e->start);
 	}
 	return (uint32_t)((int64_t)off + shift);
@@ -209,7 +219,20 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 	bool *changed = spx_xcalloc((size_t)n + 1, 1);
 	for (int i = 0; i < pl->edits.len; i++) {
 		const PatchEdit *e = &pl->edits.items[i];
-		int a = line_of(&L, e->start), z = line_of(&L, e->end > e->start ? e->end - 1 : e->start);
+		/* the lines an edit touches, as if it took whole lines: a removal
+		 * from a line's terminator to the next one's (remove-clause) is its
+		 * lines after the first terminator; an insertion at a line's start
+		 * ending in a terminator (add-clause's `ensures`) the line above's
+		 * end (the hunk's context is then the same either way) */
+		uint32_t s = e->start, en = e->end;
+		size_t tl = s < old_len && old[s] == '\n' ? 1 : s + 1 < old_len && old[s] == '\r' && old[s + 1] == '\n' ? 2 : 0;
+		if (en > s && !e->text[0] && tl && en + tl <= old_len && memcmp(old + en, old + s, tl) == 0) {
+			s += (uint32_t)tl;
+			en += (uint32_t)tl;
+		} else if (line_insert(e, old)) {
+			s = en = s - 1;
+		}
+		int a = line_of(&L, s), z = line_of(&L, en > s ? en - 1 : s);
 		for (int k = a; k <= z && k < n; k++)
 			changed[k] = true;
 	}
@@ -242,7 +265,7 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 			while (r + 1 <= z && changed[r + 1])
 				r++;
 			uint32_t os = L.start[j], oe = L.start[r + 1];
-			uint32_t ns = map_off(pl, os), ne = map_off(pl, oe);
+			uint32_t ns = map_off(pl, old, os, false), ne = map_off(pl, old, oe, true);
 			/* lines an edit touched but left as they were (an insertion at
 			 * a line's end) are context, not a line removed and re-added */
 			size_t pre = 0, suf = 0;
@@ -276,12 +299,28 @@ cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSin
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
+		/* the refusal is the errors: a warning the file already had (same
+		 * code and message) is not repeated (agent40: a file with its S112s
+		 * answered every refused rename with all of them before its errors) */
+		int dropped = 0;
+		for (int i = C->diags.items.len - 1; i >= 0; i--) {
+			const Diag *w = &C->diags.items.items[i];
+			bool old = false;
+			for (int j = 0; j < L->diags.items.len && !old && diag_info[w->code].sev == SEV_WARNING; j++)
+				old = L->diags.items.items[j].code == w->code && strcmp(L->diags.items.items[j].message, w->message) == 0;
+			if (old) {
+				diag_remove(&C->diags, i);
+				dropped++;
+			}
+		}
 		if (!cli_diag_json) {
 			fputs("semantic patch result does not verify; ", stderr);
 			cli_put_visible(stderr, path);
 			fputs(" is unchanged:\n", stderr);
 		}
 		cli_emit_diags(&C->diags);
+		if (dropped && !cli_diag_json)
+			fprintf(stderr, "(%d warning%s the file already has not repeated)\n", dropped, dropped == 1 ? "" : "s");
 		return false;
 	}
 	return cli_patch_accept(sp, plan, L, C, pd);
@@ -742,10 +781,14 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	int level = 0;
 	int *next = spx_xmalloc(sizeof(int) * (size_t)(g->ndecls + 1));
 	bool bad = false;
-	while (nf > 0 && !bad) {
+	Diag *first_auto = NULL;
+	Buf autos = {0};
+	int nauto = 0;
+	bool main_auto = false;   /* `repairs` leaves `main` alone: its @id is written by hand */
+	while (nf > 0) {
 		graph_sort_by_id(g, frontier, nf);
 		int nn = 0;
-		for (int i = 0; i < nf && !bad; i++) {
+		for (int i = 0; i < nf; i++) {
 			const GraphDecl *x = &g->decls[frontier[i]];
 			for (int k = 0; k < x->ncalled_by; k++) {
 				int c = x->called_by[k];
@@ -755,10 +798,19 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 				if (depth[c] >= 0 && depth[c] <= level)
 					continue;
 				if (!y->explicit_id) {
-					Diag *e = diag_report(pd, DIAG_G110, NULL, "automatic callable `%s` enters the behavioural impact of the patch", y->id);
-					diag_set_help(e, "give `%s` an explicit @id (`semaprax repairs`), so the report can name it stably", y->name);
-					bad = true;
-					break;
+					/* the first one is the error; the walk goes on to name
+					 * every automatic callable it reaches in the help, so
+					 * an agent assigns their ids in one round, not one a
+					 * refusal (agent40) */
+					if (!bad) {
+						first_auto = diag_report(pd, DIAG_G110, NULL, "automatic callable `%s` enters the behavioural impact of the patch", y->id);
+						bad = true;
+					}
+					if (depth[c] < 0 && nauto < 8)   /* each once */
+						buf_printf(&autos, "%s`%s`", nauto ? ", " : "", y->name);
+					if (depth[c] < 0)
+						nauto++;
+					main_auto |= depth[c] < 0 && strcmp(y->name, "main") == 0;
 				}
 				if (depth[c] < 0) {
 					depth[c] = level + 1;
@@ -782,6 +834,18 @@ reverse_closure(GraphModel *g, const PatchPlan *pl, DiagSink *pd, ImpactNode **o
 	free(frontier);
 	free(slot);
 	free(depth);
+	if (first_auto && nauto == 1 && main_auto) {
+		diag_set_help(first_auto, "write `@id(\"app.main\")` before `main` (`semaprax repairs` leaves `main` alone), so the report can name it stably");
+	} else if (first_auto) {
+		if (main_auto)
+			buf_puts(&autos, nauto > 8 ? ", …; `main`'s by hand, `@id(\"app.main\")`" : "; `main`'s by hand, `@id(\"app.main\")`");
+		if (nauto == 1)
+			diag_set_help(first_auto, "give %s an explicit @id (`semaprax repairs`), so the report can name it stably", autos.data);
+		else
+			diag_set_help(first_auto, "give each of the %d automatic callables the patch reaches an explicit @id (`semaprax repairs`), "
+			    "so the report can name them stably: %s%s", nauto, autos.data, nauto > 8 && !main_auto ? ", …" : "");
+	}
+	buf_free(&autos);
 	if (bad) {
 		impact_nodes_free(v, n);
 		return -1;

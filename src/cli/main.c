@@ -249,9 +249,9 @@ const CliCommand cli_commands[] = {
 	  "  the semantic service over stdio: JSON-RPC 2.0 (or, with --mcp, the Model Context\n"
 	  "  Protocol), one message per line, each at most N bytes (default 1048576) both ways.\n"
 	  "  Methods: protocol, status, check, refresh, graph, context, query, doc, patch/preview,\n"
-	  "  patch/impact, patch/review, patch/apply, fix, run, test, ping, shutdown; `\"trace\":\n"
-	  "  true` reports which products executed and which were reused.  docs/service.md\n"
-	  "  describes the protocol.\n" },
+	  "  patch/impact, patch/review, patch/apply, repairs, repair, fix, run, test, ping,\n"
+	  "  shutdown; `\"trace\": true` reports which products executed and which were reused.\n"
+	  "  docs/service.md describes the protocol.\n" },
 	{ "test", cli_cmd_test, CLI_PATHS | CLI_TOML, "semaprax test [<dir>|semaprax.toml|--manifest-path <p>] [--json] [--max-steps N] [--max-bytes N] [--lane interp|native|wasm|all] [--native-timeout-ms N] [--allow-write[=DIR]]\n"
 	  "  checks the project, then runs its test module in the interpreter: `main` (passes\n"
 	  "  iff it returns 0), then every case (`fn test_<name>() -> i64` with an explicit\n"

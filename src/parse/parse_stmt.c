@@ -97,14 +97,25 @@ else_typo(Parser *p)
 		diag_add_fix(d, t->span.start, t->span.end, "else if");
 		return true;
 	}
-	if (t->kind != TOK_IDENT || len < 3 || len > 5 || parse_at_word(p, "else") ||
+	if (t->kind != TOK_IDENT || len < 2 || len > 6 || parse_at_word(p, "else") ||
 	    !(n->kind == TOK_LBRACE || parse_tok_is_word(p, n, "if")))
 		return false;
-	char w[6];
+	char w[7];
 	memcpy(w, p->src + t->span.start, len);
 	w[len] = '\0';
-	if (spx_edit_distance(w, "else", true) != 1)
+	/* one edit from `else`, its prefix `el` (agent40), or `elif`/`elsif`/
+	 * `elseif` before a block, which then mean `else` */
+	if (spx_edit_distance(w, "else", true) != 1 && strcmp(w, "el") != 0 &&
+	    (n->kind != TOK_LBRACE || (strcmp(w, "elif") != 0 && strcmp(w, "elsif") != 0 && strcmp(w, "elseif") != 0)))
 		return false;
+	/* `w {}`, `w { x: …`, `w { x, …` and `w { x }` may construct a record
+	 * named w (lowercase names are admitted): valid code after an `if`
+	 * statement, so not a misspelt `else` */
+	if (n->kind == TOK_LBRACE) {
+		Token *a = parse_peek_at(p, 2), *b = a->kind == TOK_IDENT ? parse_peek_at(p, 3) : NULL;
+		if (a->kind == TOK_RBRACE || (b && (b->kind == TOK_COLON || b->kind == TOK_COMMA || b->kind == TOK_RBRACE)))
+			return false;
+	}
 	Diag *d = parse_error_at(p, t, DIAG_P104, "`%s` is not a keyword; did you mean `else`?", w);
 	diag_set_help(d, "write `else`: an `if` continues with `else { … }` or `else if`");
 	diag_add_fix(d, t->span.start, t->span.end, "else");

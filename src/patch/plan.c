@@ -693,6 +693,24 @@ field_of(Sym *y, int ci, const char *member)
 	return -1;
 }
 
+/* G107's help for a member or case rename whose owner or member has an
+ * automatic identity: which of them needs an `@id` (an automatic identity
+ * is derived from the name, so a rename cannot keep it). */
+static void
+id_help(Diag *g, const char *kind, const char *owner, bool owner_explicit, const char *what, const char *member, bool member_explicit)
+{
+	Buf which = {0};
+	if (!owner_explicit)
+		buf_printf(&which, "`%s %s`", kind, owner);
+	if (!owner_explicit && !member_explicit)
+		buf_puts(&which, " and before ");
+	if (!member_explicit)
+		buf_printf(&which, "its %s `%s`", what, member);
+	diag_set_help(g, "write an `@id(\"…\")` line before %s in the source, then select by that id (an automatic identity is made "
+	    "from the name, so a rename cannot keep it; `semaprax repairs` assigns ids to functions only)", which.data);
+	buf_free(&which);
+}
+
 static bool
 plan_member(Planner *P)
 {
@@ -733,7 +751,10 @@ plan_member(Planner *P)
 	if (y->prelude || !owner_explicit || !f->explicit_id) {
 		Diag *g = diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "member `%s` of `%s` is compiler-owned"
 		    : "member `%s` and owner `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
-		(void)g;
+		/* agent40: the agent had selected them by the ids `query` lists (the
+		 * default help's advice); what is missing is an explicit id */
+		if (g && !y->prelude)
+			id_help(g, ci < 0 ? "record" : "case", ci < 0 ? y->name : y->nom->cases[ci].name, owner_explicit, ci < 0 ? "field" : "case field", f->name, f->explicit_id);
 		return false;
 	}
 	if (no_op(P, f->name))
@@ -783,8 +804,10 @@ plan_case(Planner *P)
 		return false;
 	}
 	if (y->prelude || !y->explicit_id || !y->nom->cases[ci].explicit_id) {
-		diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "case `%s` of `%s` is compiler-owned"
+		Diag *g = diag_report(P->d, DIAG_G107, &o->w[1].span, y->prelude ? "case `%s` of `%s` is compiler-owned"
 		    : "case `%s` and variant `%s` need explicit @id identities", o->w[1].s, o->w[0].s);
+		if (g && !y->prelude)
+			id_help(g, "variant", y->name, y->explicit_id, "case", y->nom->cases[ci].name, y->nom->cases[ci].explicit_id);
 		return false;
 	}
 	if (!new_word_ok(P, "case"))

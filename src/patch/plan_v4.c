@@ -493,15 +493,39 @@ plan_add_clause(Planner *P)
 	char *t = patch_reindent(P->o->text, ind, n + 8, false);
 	Buf b = {0};
 	Span at;
-	if (last_same || k == CLAUSE_ENSURES || !first_ensures) {
-		uint32_t pos = last_same ? last_same->span.end : fn->header.end;
-		at.start = at.end = pos;
-		buf_printf(&b, "\n%.*s%s %s", (int)n + 4, ind, P->o->w[1].s, t);
+	/* A clause line is inserted at a line's end, before its terminator
+	 * (`requires`), or at the next line's start (`ensures`), never inside a
+	 * `//` comment's line before the comment (agent40: the comment went onto
+	 * the new clause).  So a `requires` and an `ensures` added at the same
+	 * place do not overlap, nor does a clause added in place of one that
+	 * `remove-clause` removes (its edit ends before that terminator): a
+	 * contract is changed in one patch (both were G106). */
+	bool before_ensures = !last_same && k == CLAUSE_REQUIRES && first_ensures;
+	uint32_t pos = before_ensures ? spx_line_start(P->src, first_ensures->span.start) : last_same ? last_same->span.end : fn->header.end;
+	uint32_t eol = pos;
+	if (before_ensures) {
+		/* the first `requires` goes before the first `ensures`: at the end
+		 * of the line above it */
+		eol = pos - 1;
+		if (eol > 0 && P->src[eol - 1] == '\r')
+			eol--;
 	} else {
-		/* the first `requires` goes before the first `ensures` */
-		uint32_t pos = spx_line_start(P->src, first_ensures->span.start);
-		at.start = at.end = pos;
-		buf_printf(&b, "%.*srequires %s\n", (int)n + 4, ind, t);
+		while (P->src[eol] == ' ' || P->src[eol] == '\t')
+			eol++;
+		if (P->src[eol] == '/' && P->src[eol + 1] == '/')
+			while (P->src[eol] && P->src[eol] != '\n' && !(P->src[eol] == '\r' && P->src[eol + 1] == '\n'))
+				eol++;
+	}
+	const char *nl = P->src[eol] == '\r' && P->src[eol + 1] == '\n' ? "\r\n" : P->src[eol] == '\n' ? "\n" : NULL;
+	if (!nl) {
+		at.start = at.end = pos;   /* no line end after it: the new line starts here */
+		buf_printf(&b, "\n%.*s%s %s", (int)n + 4, ind, P->o->w[1].s, t);
+	} else if (k == CLAUSE_REQUIRES) {
+		at.start = at.end = eol;
+		buf_printf(&b, "%s%.*srequires %s", nl, (int)n + 4, ind, t);
+	} else {
+		at.start = at.end = eol + (uint32_t)strlen(nl);
+		buf_printf(&b, "%.*sensures %s%s", (int)n + 4, ind, t, nl);
 	}
 	free(t);
 	free(ind);
@@ -547,8 +571,18 @@ plan_remove_clause(Planner *P)
 	uint32_t le = e;
 	while (P->src[le] == ' ' || P->src[le] == '\t' || P->src[le] == '\r')
 		le++;
+	/* a `//` comment ending the clause's line is the clause's: it goes
+	 * with it (agent40: it stayed, indented by the blank before it) */
+	if (alone_before && P->src[le] == '/' && P->src[le + 1] == '/')
+		while (P->src[le] && P->src[le] != '\n')
+			le++;
 	Span at;
-	if (alone_before && P->src[le] == '\n') {
+	if (alone_before && P->src[le] == '\n' && ls > 0) {
+		/* the line with the terminator before it (not after it): a clause
+		 * `add-clause` puts at this line's end does not overlap (agent40) */
+		at.start = ls - 1 - (ls > 1 && P->src[ls - 2] == '\r');
+		at.end = le - (P->src[le - 1] == '\r');
+	} else if (alone_before && P->src[le] == '\n') {
 		at.start = ls;
 		at.end = le + 1;
 	} else {

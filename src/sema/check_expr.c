@@ -408,6 +408,38 @@ conversion_operand_help(Sema *S, Diag *d, const Expr *l, const Expr *r, TypeId l
 		    sema_type_name(S, ot), back_checked ? " (it stops the program when the value does not fit)" : "");
 }
 
+/* An operand `a + 5usize` whose own T208 offered to re-suffix its literal for
+ * `a` (`5u8`) while this operator's other side has the literal's type (`< n`,
+ * n: usize): the literal agreed with the context and `a` is the odd one, so
+ * that fix would move the error here, not remove it (agent40, found by
+ * test-fixsweep): its help stays, its fix goes. */
+static void
+drop_moving_fix(Sema *S, const Expr *operand, TypeId other)
+{
+	if (operand->kind != EXPR_BINARY || other == T_ERR)
+		return;
+	const Expr *a = operand->u.binary.lhs, *b = operand->u.binary.rhs;
+	const Expr *lit = a->kind == EXPR_INT && a->lit_suffix != SUF_NONE ? a : b->kind == EXPR_INT && b->lit_suffix != SUF_NONE ? b : NULL;
+	if (!lit || sema_expr_type(S, lit->id) != other)
+		return;
+	DiagSink *sink = S->diags;
+	for (int i = sink->items.len - 1; i >= 0; i--) {
+		Diag *g = &sink->items.items[i];
+		if (g->code == DIAG_T208 && g->has_span && g->span.start == operand->span.start && g->span.end == operand->span.end) {
+			for (int k = 0; k < g->fixes.len; k++)
+				if (g->fixes.items[k].start == lit->span.start && g->fixes.items[k].end == lit->span.end) {
+					diag_drop_fixes(g);
+					const Expr *odd = lit == a ? b : a;
+					diag_set_help(g, "the literal is `%s`, as the expression around this one takes it: the `%s` operand is the odd one; "
+					    "convert it, or give it the type `%s` where it is declared", sema_type_name(S, other),
+					    sema_type_name(S, sema_expr_type(S, odd->id)), sema_type_name(S, other));
+					return;
+				}
+			return;
+		}
+	}
+}
+
 static TypeId
 check_binary(FnCtx *C, const Expr *e)
 {
@@ -533,6 +565,8 @@ check_binary(FnCtx *C, const Expr *e)
 			conversion_operand_help(S, d, l, r, lt, rt, expected);
 		sema_literal_suffix_help(S, d, l, r, expected);
 		carrier_operand_help(S, d, lt != expected ? lt : rt);
+		drop_moving_fix(S, l, rt);
+		drop_moving_fix(S, r, lt);
 		if (op != BIN_AND && op != BIN_OR && !(op >= BIN_LT && op <= BIN_GE) && (lt == T_CHAR || rt == T_CHAR))
 			/* `c - 'a'` (qa37): the help said "i64 here, with char and char" */
 			diag_set_help(d, "there is no arithmetic on `char`; an ASCII char's code, as an `i64`, is `string_byte_at(string_from_char(c), 0)`, and `char_from_i64(n)` turns a code back into a `char` (chars compare with `==`, `<`, … as they are)");

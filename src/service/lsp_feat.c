@@ -671,8 +671,12 @@ word_ok(const char *s)
 void
 lsp_first_diag(LspReq *r, int code, const char *what, const DiagSink *d)
 {
+	/* with its help: the refusal says what to do (agent40: an automatic
+	 * identity's G104/G107 says where the @id goes) */
+	const char *help = d->items.len ? diag_help_text(&d->items.items[0]) : NULL;
 	if (d->items.len)
-		lsp_fail(r, code, "%s: %s: %s", what, diag_info[d->items.items[0].code].code, d->items.items[0].message);
+		lsp_fail(r, code, "%s: %s: %.300s%s%.600s", what, diag_info[d->items.items[0].code].code, d->items.items[0].message,
+		    help && *help ? "; help: " : "", help ? help : "");
 	else
 		lsp_fail(r, code, "%s", what);
 }

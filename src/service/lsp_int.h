@@ -114,7 +114,7 @@ typedef struct LspReq {
 	struct json_t *params;
 	uint32_t off;        /* the position's byte offset (when the method has one) */
 	int code;
-	char msg[320];
+	char msg[1024];
 	bool reread;         /* the project was re-read from disk (freshness, rename): lsp.c republishes
 	                      * its open documents' diagnostics that changed */
 } LspReq;

@@ -3,7 +3,7 @@
  * reads its params (a jansson object or NULL) and writes one JSON value
  * into out.  status, check, refresh, graph, context and query answer from
  * the product database (db.c); doc, patch/preview, patch/impact,
- * patch/review, patch/apply, fix, run and test run the command of the command table in this process, with stdin
+ * patch/review, patch/apply, repairs, repair, fix, run and test run the command of the command table in this process, with stdin
  * from /dev/null and stdout/stderr captured (bounded), on the file on disk
  * — refused (SVC_E_UNSAVED) while the held source differs from it.  A
  * project's graph, context, query and doc read its held buffers instead
@@ -30,7 +30,7 @@
 
 const char *const svc_method_names[] = {
 	"protocol", "status", "check", "refresh", "graph", "context", "query", "doc",
-	"patch/preview", "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown",
+	"patch/preview", "patch/impact", "patch/review", "patch/apply", "repairs", "repair", "fix", "run", "test", "ping", "shutdown",
 };
 const int svc_nmethods = (int)(sizeof svc_method_names / sizeof svc_method_names[0]);
 
@@ -1259,6 +1259,8 @@ m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
 			return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`: write `%s`", diag_info[near].code);
 		return fail(err, SVC_E_PARAMS, "`code` is a diagnostic code, `SPX-…`");
 	}
+	if (code && diag_lookup(code) < 0)   /* the command's refusal named its `--code` option (agent40) */
+		return fail(err, SVC_E_PARAMS, "`code` `%s` is no diagnostic code: send one `check` answered, e.g. \"SPX-P104\"", code);
 	if (!on_disk(v, err))
 		return false;
 	char *argv[6] = { "fix", v->operand, NULL, NULL, NULL, NULL };
@@ -1276,6 +1278,37 @@ m_fix(Service *v, json_t *params, Buf *out, SvcError *err)
 	if (ok && !dry && v->have_file)
 		ok = svc_file_set(&v->file, NULL, 0, err);
 	return ok;
+}
+
+/* `semaprax repairs <file> assign-function-id <target>` and `semaprax repair
+ * <file> <repair> --persistent-id <id>` on the file on disk (agent40): the
+ * S103 repair an agent needs before it can rename an automatically
+ * identified function (G104) or review a patch that reaches one (G110),
+ * whose helps name these commands.  Nothing is written: the preview's
+ * `patch.source` is sent to patch/apply. */
+static bool
+m_repair(Service *v, json_t *params, Buf *out, SvcError *err, bool list)
+{
+	static const char *const list_names[] = { "target", NULL };
+	static const char *const names[] = { "repair", "persistent_id", NULL };
+	const char *a, *b = NULL;
+	if (!params_closed(params, list ? list_names : names, err) || !param_string(params, list ? "target" : "repair", &a, err) ||
+	    (!list && !param_string(params, "persistent_id", &b, err)))
+		return false;
+	if (!a || !*a)
+		return fail(err, SVC_E_PARAMS, list ? "`target` (the automatic id `query` lists, e.g. \"auto:<module>.<name>\") is required"
+		    : "`repair` (the `repair.id` that `repairs` answers) is required");
+	if (!list && (!b || !*b))
+		return fail(err, SVC_E_PARAMS, "`persistent_id` (the explicit id to give the function, e.g. \"shop.take\") is required");
+	if (v->project)
+		return fail(err, SVC_E_UNSUPPORTED, "%s edits a single file: run `semaprax %s <module file> %s`", list ? "repairs" : "repair",
+		    list ? "repairs" : "repair", list ? "assign-function-id <automatic-id>" : "<repair-id> --persistent-id <id>");
+	if (!on_disk(v, err))
+		return false;
+	char *argv[6] = { list ? "repairs" : "repair", v->operand, list ? "assign-function-id" : (char *)a,
+		list ? (char *)a : "--persistent-id", (char *)b, NULL };
+	int status = 1;
+	return command(v, list ? 4 : 5, argv, out, err, &status);
 }
 
 static bool
@@ -1390,6 +1423,8 @@ svc_call(Service *v, const char *method, json_t *params, Buf *out, SvcError *err
 		return m_patch(v, params, out, err, PATCH_REVIEW);
 	if (strcmp(method, "patch/apply") == 0)
 		return m_patch(v, params, out, err, PATCH_APPLY);
+	if (strcmp(method, "repairs") == 0 || strcmp(method, "repair") == 0)
+		return m_repair(v, params, out, err, method[6] == 's');
 	if (strcmp(method, "fix") == 0)
 		return m_fix(v, params, out, err);
 	if (strcmp(method, "run") == 0)

@@ -152,6 +152,21 @@ typedef struct McpTool {
 } McpTool;
 
 #define NO_ARGS "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}"
+/* The .spatch grammar an agent needs to write a patch (docs/PATCH.md; agent40:
+ * the schema said only "string", and the refusals point to a file the MCP
+ * client may not have).  tests/service/mcp.py checks that every operation
+ * of docs/PATCH.md's v4 grammar is named. */
+#define PATCH_GRAMMAR "\"the .spatch text (docs/PATCH.md), one instruction a line: `schema semaprax.semantic-patch.v4`, " \
+	"`base <the revision check answers>`, then operations on stable ids (query lists them): `rename <fn-id> to <name>`; " \
+	"`rename-member owner <record-or-case-id> member <field-id> to <name>`; `rename-case owner <variant-id> case <case-id> to <name>`; " \
+	"`replace-body function <fn-id> with <fragment>`; `replace-expression expression declaration:<len>:<fn-id>:expression:<n> with " \
+	"<fragment>` (<len>: the id's bytes; <n>: the expression's number in graph or context); `add-clause function <fn-id> " \
+	"requires|ensures with <expr>`; `remove-clause function <fn-id> requires|ensures index <n>`; `add-function after <decl-id> with " \
+	"<fragment>`; `delete-function function <fn-id>`; `change-parameter-type function <fn-id> parameter <n> from <type> to <type>`; " \
+	"`add-parameter function <fn-id> index <n> with <name>: <type> [argument <expr>]`; `remove-parameter function <fn-id> index <n>`; " \
+	"`add-case variant <variant-id> with <fragment>`; `remove-case variant <variant-id> case <case-id-or-name>`; " \
+	"`require no-new-effects`. A fragment is the rest of the line, or the lines between a `<<<` ending the line and a line `>>>`; " \
+	"`#` starts a comment line. A function without an explicit @id gets one first: repairs, repair, then patch_apply.\""
 #define TRACE_ARG "\"trace\":{\"type\":\"boolean\",\"description\":\"report which products executed and which were reused\"}"
 
 static const McpTool mcp_tools[] = {
@@ -173,31 +188,40 @@ static const McpTool mcp_tools[] = {
 	  "{\"type\":\"object\",\"properties\":{\"symbol\":{\"type\":\"string\",\"description\":\"stable id, name or Owner.name\"},"
 	  "\"direction\":{\"enum\":[\"forward\",\"reverse\",\"both\"]},\"depth\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":1024},"
 	  "\"max_bytes\":{\"type\":\"integer\",\"minimum\":2048,\"maximum\":16777216},\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,"
-	  "\"maximum\":65536},\"filters\":{\"type\":\"array\",\"items\":{\"enum\":[\"contracts\",\"ownership\",\"effects\",\"types\"]}},"
+	  "\"maximum\":65536},\"filters\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"contracts\",\"ownership\",\"effects\",\"types\"]}},"
 	  TRACE_ARG "},\"required\":[\"symbol\"],\"additionalProperties\":false}" },
 	{ "query", "query", "Declarations matching every filter given (semaprax query --json).",
 	  "{\"type\":\"object\",\"properties\":{\"kind\":{\"type\":\"array\",\"minItems\":1,\"uniqueItems\":true,\"items\":{\"enum\":[\"function\",\"method\","
 	  "\"record\",\"field\",\"variant\",\"case\",\"case_field\",\"class\",\"resource\",\"interface\",\"import\"]}},\"name\":{\"type\":\"string\"},"
-	  "\"id\":{\"type\":\"string\"},\"effect\":{\"type\":\"string\"},\"calls\":{\"type\":\"string\"},\"called_by\":{\"type\":\"string\"},"
+	  "\"id\":{\"type\":\"string\"},\"effect\":{\"type\":\"string\",\"minLength\":1},\"calls\":{\"type\":\"string\"},\"called_by\":{\"type\":\"string\"},"
 	  TRACE_ARG "},\"additionalProperties\":false}" },
 	{ "doc", "doc", "The program's documentation (semaprax doc) of the file on disk.",
 	  "{\"type\":\"object\",\"properties\":{\"format\":{\"enum\":[\"text\",\"json\",\"html\"]}},\"additionalProperties\":false}" },
 	{ "patch_preview", "patch/preview", "Apply a semantic patch (.spatch text) as a dry run: what it would change, nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":" PATCH_GRAMMAR "},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_impact", "patch/impact", "A semantic patch's reach (semaprax impact: semaprax.semantic-impact.v1): changes and the functions they affect; nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":\"the .spatch text, as patch_preview's `patch` describes it\"},\"revision\":{\"type\":\"string\"},"
 	  "\"depth\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1024},\"max_bytes\":{\"type\":\"integer\",\"minimum\":1024,\"maximum\":16777216},"
 	  "\"max_nodes\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":65536}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_review", "patch/review", "A semantic patch's review (semaprax review: semaprax.semantic-review.v1): findings per section, with the impact as evidence; nothing written.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":\"the .spatch text, as patch_preview's `patch` describes it\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
 	{ "patch_apply", "patch/apply", "Apply a semantic patch to the file; with `revision`, refused when the program is no longer at it.",
-	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"},\"revision\":{\"type\":\"string\"}},"
+	  "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\",\"description\":\"the .spatch text, as patch_preview's `patch` describes it\"},\"revision\":{\"type\":\"string\"}},"
 	  "\"required\":[\"patch\"],\"additionalProperties\":false}" },
+	{ "repairs", "repairs", "The SPX-S103 repair of an automatically identified function (semaprax repairs: semaprax.diagnostic-repair.v1): its "
+	  "repair id, needed before a rename of the function or a patch_impact/patch_review that reaches it; nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"target\":{\"type\":\"string\",\"minLength\":1,\"description\":"
+	  "\"the automatic id query lists, e.g. auto:<module>.<name>\"}},\"required\":[\"target\"],\"additionalProperties\":false}" },
+	{ "repair", "repair", "Preview one repair (semaprax repair: semaprax.diagnostic-repair-preview.v1): its `patch.source` is the v3 patch "
+	  "that gives the function `persistent_id`, for patch_apply; nothing written.",
+	  "{\"type\":\"object\",\"properties\":{\"repair\":{\"type\":\"string\",\"minLength\":1,\"description\":\"the repair.id repairs answers\"},"
+	  "\"persistent_id\":{\"type\":\"string\",\"minLength\":1,\"description\":\"the explicit @id to give the function\"}},"
+	  "\"required\":[\"repair\",\"persistent_id\"],\"additionalProperties\":false}" },
 	{ "fix", "fix", "Apply the machine-applicable fixes the diagnostics carry to the file on disk (semaprax fix), then verify; `dry_run` shows the diff and writes nothing.",
-	  "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"description\":\"only this diagnostic code's fixes (SPX-…)\"},"
+	  "{\"type\":\"object\",\"properties\":{\"code\":{\"type\":\"string\",\"pattern\":\"^SPX-\",\"maxLength\":16,\"description\":\"only this diagnostic code's fixes (SPX-…)\"},"
 	  "\"dry_run\":{\"type\":\"boolean\"}},\"additionalProperties\":false}" },
 	{ "run", "run", "Run the program's `main` in the interpreter (the file on disk): the --json outcome.",
 	  "{\"type\":\"object\",\"properties\":{\"args\":{\"type\":\"array\",\"items\":{\"type\":\"string\"},\"maxItems\":256},"
@@ -221,7 +245,8 @@ mcp_initialize(json_t *params, Buf *res)
 	json_cstr(res, ver);
 	buf_puts(res, ",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":\"semaprax\",\"version\":\""
 	    SPX_VERSION "\"},\"instructions\":\"Semantic service of one SEMAPRAX program: call check (or refresh with new text) "
-	    "first; graph, context and query answer from the verified program.\"}");
+	    "first; graph, context and query answer from the verified program; patch_preview, patch_review and patch_apply change it "
+	    "by meaning (patch_preview's `patch` gives the .spatch grammar).\"}");
 }
 
 static void
@@ -279,11 +304,11 @@ mcp_call(Service *v, json_t *params, Buf *res, SvcError *err, size_t room)
 	Buf r = {0};
 	SvcError e = { 0, "", NULL };
 	bool ok = svc_call(v, tool->method, args, &r, &e);
-	/* a patch or fix tool whose command refused (`{"exit":N,…}`, N ≠ 0) wrote
+	/* a patch, repair or fix tool whose command refused (`{"exit":N,…}`, N ≠ 0) wrote
 	 * nothing: isError, so an agent that reads only the flag does not take
 	 * the edit for made (the text is the same result) */
 	bool refused = false;
-	if (ok && (strncmp(tool->method, "patch/", 6) == 0 || strcmp(tool->method, "fix") == 0) && r.data &&
+	if (ok && (strncmp(tool->method, "patch/", 6) == 0 || strncmp(tool->method, "repair", 6) == 0 || strcmp(tool->method, "fix") == 0) && r.data &&
 	    r.len > 8 && strncmp(r.data, "{\"exit\":", 8) == 0)
 		refused = r.data[8] != '0';
 	buf_puts(res, "{\"content\":[{\"type\":\"text\",\"text\":");

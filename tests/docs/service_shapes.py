@@ -51,7 +51,9 @@ def main():
     patch = "schema semaprax.semantic-patch.v4\nbase %s\nrequire no-new-effects\n" % first["revision"]
     params = {"context": {"symbol": "main"}, "patch/preview": {"patch": patch},
               "patch/impact": {"patch": patch}, "patch/review": {"patch": patch},
-              "fix": {"dry_run": True}, "run": {"max_steps": 1000}}
+              "fix": {"dry_run": True}, "run": {"max_steps": 1000},
+              # a refused repair answers the same object (exit 1)
+              "repairs": {"target": "auto:main"}, "repair": {"repair": "sha256:" + "0" * 64, "persistent_id": "x.y"}}
     shown = [(m, o) for m, o in table if o is not None]
     on_file = [(m, o) for m, o in shown if m != "test"]
     replies = serve(binary, file, [(m, params.get(m, {})) for m, _ in on_file])

@@ -315,6 +315,8 @@ def main():
     assert "fn helper() -> i64" in c.call("textDocument/hover", ah)["contents"]["value"]
     e = c.error("textDocument/rename", dict(ah, newName="assist"))
     assert e["code"] == -32803 and "SPX-G104" in e["message"], e
+    # agent40: the refusal carries the diagnostic's help (what to do: an explicit @id)
+    assert "; help: give it an explicit `@id(" in e["message"], e
     # the first document is untouched by the second
     assert c.call("textDocument/definition", at(fixed, "add(1, 2)", 1))["range"] == rng(fixed, "add(a: i64", length=3)
     c.notify("textDocument/didClose", {"textDocument": {"uri": auto_uri}})

@@ -32,6 +32,7 @@ METHODS = {
     "doc": ["format"],
     "patch/preview": ["patch", "revision"], "patch/impact": ["patch", "revision", "depth", "max_bytes", "max_nodes"],
     "patch/review": ["patch", "revision"], "patch/apply": ["patch", "revision"],
+    "repairs": ["target"], "repair": ["repair", "persistent_id"],
     "fix": ["code", "dry_run"],
     "run": ["args", "max_steps"], "test": [],
 }

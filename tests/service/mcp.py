@@ -50,7 +50,7 @@ c2.close()
 tools = c.call("tools/list")["tools"]
 names = [t["name"] for t in tools]
 check(names == ["protocol", "status", "check", "refresh", "graph", "context", "query", "doc", "patch_preview",
-                "patch_impact", "patch_review", "patch_apply", "fix", "run", "test"], "tool names %r" % names)
+                "patch_impact", "patch_review", "patch_apply", "repairs", "repair", "fix", "run", "test"], "tool names %r" % names)
 for t in tools:
     s = t["inputSchema"]
     check(s["type"] == "object" and "properties" in s and t["description"], "schema of %s" % t["name"])
@@ -64,6 +64,18 @@ check(run["inputSchema"]["properties"]["max_steps"].get("maximum") == 10**9, "ru
 qk = [t for t in tools if t["name"] == "query"][0]["inputSchema"]["properties"]["kind"]
 check(qk["items"].get("enum") == ["function", "method", "record", "field", "variant", "case", "case_field", "class", "resource",
                                   "interface", "import"] and qk.get("minItems") == 1, "query kind schema %r" % qk)
+
+# agent40: the patch tools' `patch` says how a .spatch is written (the schema
+# said "string"); every operation of docs/PATCH.md's v4 grammar is named
+pdesc = [t for t in tools if t["name"] == "patch_preview"][0]["inputSchema"]["properties"]["patch"].get("description", "")
+doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "PATCH.md"), encoding="utf-8").read()
+block = doc.split("## v4 grammar", 1)[1].split("```", 2)[1]
+ops = sorted(set(l.split()[0] for l in block.splitlines() if l.strip()) | {"rename", "rename-member", "rename-case"})
+check(len(ops) >= 14 and "schema semaprax.semantic-patch.v4" in pdesc and all("`%s " % o in pdesc for o in ops),
+      "patch_preview's patch names every v4 operation: %r missing from %r" % ([o for o in ops if "`%s " % o not in pdesc], pdesc))
+for t in tools:
+    if t["name"].startswith("patch_"):
+        check("description" in t["inputSchema"]["properties"]["patch"], "%s's patch is described" % t["name"])
 
 
 def tool(name, args=None):
@@ -127,6 +139,36 @@ err, text = tool("context", {"symbol": 7})
 check(err and text.startswith("error -32602:"), "bad argument as isError")
 err, text = tool("test")
 check(err and text.startswith("error -32008:"), "test of a file")
+
+# agent40: an automatically identified function, renamed through MCP alone.
+# The rename is G104, whose help names `repairs`/`repair`: they are tools
+# (they were CLI commands only, so an MCP agent could not follow the help),
+# and the preview's v3 patch goes to patch_apply.
+with open(path, "w") as f:
+    f.write(SRC.replace('@id("demo.half")\n', ""))
+check(not tool("refresh", {})[0], "refresh from disk (automatic half)")
+rev = json.loads(tool("check")[1])["revision"]
+err, text = tool("patch_apply", {"patch": "base %s\nrename auto:demo.m.half to halve\n" % rev})
+check(err and "SPX-G104" in text and "repairs" in text, "rename of an automatic function: G104 names repairs %r" % text)
+err, text = tool("repairs", {"target": "auto:demo.m.half"})
+res = json.loads(text)
+check(not err and res["exit"] == 0, "repairs tool %r" % text)
+rid = json.loads(res["stdout"])["repair"]["id"]
+err, text = tool("repairs", {"target": "auto:demo.m.nosuch"})
+check(err and "SPX-R101" in json.loads(text)["stderr"], "repairs of no automatic function is isError %r" % text)
+err, text = tool("repair", {"repair": rid})
+check(err and text.startswith("error -32602:") and "persistent_id" in text, "repair without persistent_id %r" % text)
+err, text = tool("repair", {"repair": rid, "persistent_id": "demo.half"})
+res = json.loads(text)
+check(not err and res["exit"] == 0, "repair tool %r" % text)
+err, text = tool("patch_apply", {"patch": json.loads(res["stdout"])["patch"]["source"]})
+check(not err and json.loads(text)["exit"] == 0, "the repair's patch applied %r" % text)
+rev = json.loads(tool("check")[1])["revision"]
+err, text = tool("patch_apply", {"patch": "base %s\nrename demo.half to halve\n" % rev, "revision": rev})
+check(not err and json.loads(text)["exit"] == 0, "then the rename %r" % text)
+with open(path) as f:
+    now = f.read()
+check('@id("demo.half")\nfn halve(' in now and "halve(84)" in now, "renamed with its new id: %r" % now)
 
 # protocol errors: unknown tool, missing name, unknown method, JSON-RPC's shutdown is not MCP's
 check(c.error("tools/call", {"name": "nosuch"}) == -32602, "unknown tool")

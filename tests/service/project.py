@@ -76,6 +76,8 @@ check(c.error("context", {"symbol": sym, "filters": ["types"]}) == -32602, "a pr
 check(c.error("graph", {"trace": True}) == -32602, "no trace for a project's graph")
 check(c.error("refresh", {"text": "x"}) == -32008, "a project refreshes from disk only")
 check(c.error("fix") == -32008 and c.error("patch/review", {"patch": "x"}) == -32008, "fix and patch/* edit a single file")
+check(c.error("repairs", {"target": "auto:m.f"}) == -32008 and c.error("repair", {"repair": "r", "persistent_id": "m.f"}) == -32008,
+      "repairs and repair (agent40) take a single file")
 # the refusal says what to send instead: the module file to the CLI, or a transaction
 e = c.request("patch/apply", {"patch": "x"})["error"]["message"]
 check("`semaprax patch <module file> <patch.spatch>`" in e and "`semaprax patch <project> <transaction.json>`" in e, "patch/apply -32008 %r" % e)

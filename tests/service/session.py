@@ -68,7 +68,8 @@ p = c.call("protocol")
 check(p["protocol"] == "semaprax.service.v1" and p["framing"] == "newline-delimited", "protocol")
 check(p["max_message_bytes"] == 1048576, "default bound")
 check(set(p["methods"]) >= {"status", "check", "graph", "context", "query", "doc", "refresh", "patch/preview",
-                            "patch/impact", "patch/review", "patch/apply", "fix", "run", "test", "ping", "shutdown"}, "methods listed")
+                            "patch/impact", "patch/review", "patch/apply", "repairs", "repair", "fix", "run", "test", "ping",
+                            "shutdown"}, "methods listed")
 check(c.call("ping") == {}, "ping")
 st = c.call("status")
 check(st["kind"] == "file" and st["parsed"] is False and st["revision"] is None, "status before check")
@@ -411,6 +412,11 @@ with open(path) as f:
 check(c.error("fix", {"code": "P106"}) == -32602, "fix code is SPX-…")
 check(c.request("fix", {"code": "P106"})["error"]["message"].endswith("write `SPX-P106`"), "fix code: the spelling to send")
 check(c.error("fix", {"dry_run": 1}) == -32602, "fix dry_run is a boolean")
+# agent40: an unknown SPX- code was the command's usage refusal (exit 2) naming
+# its `--code` option, which the agent never wrote
+r = c.request("fix", {"code": "SPX-Q999"})
+check(r.get("error", {}).get("code") == -32602 and "`code`" in r["error"]["message"] and "--code" not in r["error"]["message"],
+      "fix: an unknown code is the parameter's refusal %r" % r)
 c.call("refresh", {"text": BROKEN + "\n"})
 check(c.error("fix") == -32006, "fix refuses unsaved bytes")
 c.call("refresh")
