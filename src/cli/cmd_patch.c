@@ -130,6 +130,23 @@ cli_diff_header(Buf *b, const char *path)
 	buf_free(&vis);
 }
 
+/* A diff shows the source's lines, which may hold control bytes raw (a
+ * string or a comment; a file need not be canonical to verify): printed
+ * raw, an escape sequence in a previewed file acted on the terminal of
+ * whoever previewed it (qa40). */
+void
+cli_diff_text(Buf *b, const char *s, size_t len)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '\t' || (s[i] == '\r' && i + 1 == len)) {
+			diag_put_visible(b, s + from, i - from);
+			buf_putc(b, s[i]);
+			from = i + 1;
+		}
+	diag_put_visible(b, s + from, len - from);
+}
+
 /* Whether an edit inserts whole lines at a line's start (its text ends in
  * a newline): the diff shows it below the line above. */
 static bool
@@ -161,7 +178,7 @@ put_lines(Buf *b, char mark, const char *s, size_t len)
 		const char *nl = memchr(s + at, '\n', len - at);
 		size_t end = nl ? (size_t)(nl - s) : len;
 		buf_putc(b, mark);
-		buf_put(b, s + at, end - at);
+		cli_diff_text(b, s + at, end - at);
 		buf_putc(b, '\n');
 		if (!nl)
 			buf_puts(b, "\\ No newline at end of file\n");

@@ -875,7 +875,9 @@ static void
 put_line(Buf *b, char mark, const char *s, uint32_t len)
 {
 	buf_putc(b, mark);
-	buf_put(b, s, len);
+	cli_diff_text(b, s, len > 0 && s[len - 1] == '\n' ? len - 1 : len);
+	if (len > 0 && s[len - 1] == '\n')
+		buf_putc(b, '\n');
 	if (len == 0 || s[len - 1] != '\n')
 		buf_puts(b, "\n\\ No newline at end of file\n");
 }

@@ -12,6 +12,10 @@
 char *cli_patch_read(const char *path, size_t *len, bool transaction);
 /* A unified diff's `---`/`+++` lines for path (control bytes escaped). */
 void cli_diff_header(Buf *b, const char *path);
+/* One diff line's text s[0..len) (without its newline): control bytes as
+ * \xNN and C1 and format controls as \u{…}, as diag_put_visible writes
+ * them, but a tab and a final carriage return (a CRLF line) as they are. */
+void cli_diff_text(Buf *b, const char *s, size_t len);
 /* The unified diff of old → new (the plan's edits) into b. */
 void cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len, const char *new_, size_t new_len,
     const PatchPlan *pl);

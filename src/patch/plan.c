@@ -1431,14 +1431,34 @@ patch_family_changes(Planner *P, int op, const SymId *fam, int n)
 {
 	int *v = spx_xcalloc((size_t)n + 1, sizeof(int));
 	int first = 0;
+	/* a change's member found through its id's symbol (pos[]: its index + 1),
+	 * not by comparing every change with every member, which a family of
+	 * thousands of overrides paid squared (qa40); when a member's id does
+	 * not lead back to it, the comparison as before */
+	int *pos = spx_xcalloc((size_t)P->S->syms.len + 1, sizeof(int));
+	bool direct = true;
+	for (int m = 0; m < n && direct; m++) {
+		direct = sema_strmap_get(&P->S->ids, sema_sym(P->S, fam[m])->id) == fam[m];
+		if (direct)
+			pos[fam[m]] = m + 1;
+	}
 	for (int k = 0; k < P->out->changes.len; k++) {
 		const PatchChange *c = &P->out->changes.items[k];
 		if (c->op == op && c->v4kind && !first)
 			first = k + 1;
-		for (int m = 0; c->op == op && c->v4kind && c->function && m < n; m++)
+		if (c->op != op || !c->v4kind || !c->function)
+			continue;
+		if (direct) {
+			SymId y = sema_strmap_get(&P->S->ids, c->function);
+			if (y >= 0 && pos[y])
+				v[pos[y] - 1] = k + 1;
+			continue;
+		}
+		for (int m = 0; m < n; m++)
 			if (strcmp(c->function, sema_sym(P->S, fam[m])->id) == 0)
 				v[m] = k + 1;
 	}
+	free(pos);
 	/* another module's member has no change here: its calls here are the selected one's */
 	for (int m = 0; m < n; m++)
 		if (v[m] == 0)

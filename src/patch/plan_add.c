@@ -572,6 +572,27 @@ patch_added_whole(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, Dia
 			return false;
 		}
 	}
+	/* change-parameter-type: the same parameters, the one changed typed
+	 * exactly `to` (a word such as `i64,extra:i64` balances and hides
+	 * nothing, but is a parameter list: one parameter more) */
+	for (int i = 0; i < p->nops; i++) {
+		const PatchOp *o = &p->ops[i];
+		if (o->kind != POP_PARAM_TYPE)
+			continue;
+		SymId x = sema_strmap_get(&before->ids, o->w[0].s), y = sema_strmap_get(&after->ids, o->w[0].s);
+		if (x < 0 || y < 0 || !sema_sym(before, x)->fn || !sema_sym(after, y)->fn)
+			continue;   /* same_declarations reported it */
+		const FnDecl *fb = sema_sym(before, x)->fn, *fa = sema_sym(after, y)->fn;
+		unsigned long ix = strtoul(o->w[1].s, NULL, 10);
+		const Type *t = fa->nparams == fb->nparams && ix < (unsigned long)fa->nparams ? fa->params[ix].type : NULL;
+		size_t n = strlen(o->to.s);
+		if (!t || t->span.end - t->span.start != n || memcmp(after->src + t->span.start, o->to.s, n) != 0) {
+			Diag *g = diag_report(d, DIAG_G108, &o->line, "semantic patch changed meaning outside its admitted delta: the type of the "
+			    "operation on line %u is not exactly one type", o->lineno);
+			diag_set_help(g, "write one type after `to`, as the parameter would (`Option<bool>`); add a parameter with `add-parameter`");
+			return false;
+		}
+	}
 	for (int i = 0; i < p->nops; i++) {
 		const PatchOp *o = &p->ops[i];
 		if (o->kind != POP_ADD_CASE)

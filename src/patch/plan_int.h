@@ -158,8 +158,10 @@ bool patch_plan_add_case(Planner *P);
 bool patch_v4_add_arguments(Planner *P, const SPatch *p);
 bool patch_v4_check_cases(Planner *P, const SPatch *p);
 /* After the re-check: the added parameter is exactly one parameter, each
- * argument exactly one expression, the added case exactly one new case of
- * its variant, whose stable id is recorded (added_id); G108 otherwise. */
+ * argument exactly one expression, a changed parameter type exactly one
+ * type (the parameters otherwise the same), the added case exactly one new
+ * case of its variant, whose stable id is recorded (added_id); G108
+ * otherwise. */
 bool patch_added_whole(const SPatch *p, PatchPlan *pl, Sema *before, Sema *after, DiagSink *d);
 /* remove-parameter and remove-case (plan_remove.c): the operation's own
  * edit (the parameter, the case); after every operation is planned, the

@@ -126,9 +126,19 @@ static void
 seq_expr(Planner *P, const Expr *e)
 {
 	SeqWalk *w = P->user;
-	for (int i = 0; i < w->nskip; i++)
-		if (w->skip[i].start <= e->span.start && e->span.end <= w->skip[i].end)
-			return;
+	/* the spans are the edits' (sorted, disjoint): only the last one
+	 * starting at or before e can hold it (a scan of all of them made a
+	 * family of thousands of methods cost expressions × edits; qa40) */
+	int lo = 0, hi = w->nskip;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (w->skip[mid].start <= e->span.start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && e->span.end <= w->skip[lo - 1].end)
+		return;
 	SymId y = sema_expr_sym(P->S, e->id);
 	SeqRef r = { y >= 0 ? sema_sym(P->S, y)->id : "", e };
 	VEC_PUSH(*w->seq, r);
@@ -238,7 +248,17 @@ same_untouched(const SPatch *p, const PatchPlan *pl, Sema *before, Sema *after, 
 		 * their edits are compared aside, so they do not make x edited */
 		int gains_param = -1, gains_arg = -1, loses_param = -1, loses_arg = -1, loses_arm = -1;
 		bool touched = false;
-		for (int k = 0; pl && k < pl->edits.len && !touched; k++) {
+		/* the edits inside x: sorted by start, so from the first starting
+		 * at or after x's start (not every edit per function; qa40) */
+		int k0 = 0, hi = pl ? pl->edits.len : 0;
+		while (k0 < hi) {
+			int mid = k0 + (hi - k0) / 2;
+			if (pl->edits.items[mid].start < x->span.start)
+				k0 = mid + 1;
+			else
+				hi = mid;
+		}
+		for (int k = k0; pl && k < pl->edits.len && pl->edits.items[k].start <= x->span.end && !touched; k++) {
 			const PatchEdit *e = &pl->edits.items[k];
 			const PatchOp *o = &p->ops[e->op];
 			bool in = x->span.start <= e->start && e->end <= x->span.end;

@@ -805,10 +805,14 @@ misplaced(DiagSink *d, const SPatch *p, int op, const char *what)
 	return g;
 }
 
+/* The operations whose text comes from the patch: change-parameter-type's
+ * `to` too, one word spliced as the type (`i64)->i64//` closed the list and
+ * hid the rest of its line, a `requires` there with it; qa40). */
 static bool
 fragment_op(PatchOpKind k)
 {
-	return k == POP_REPLACE_BODY || k == POP_REPLACE_EXPR || k == POP_ADD_CLAUSE || k == POP_ADD_FUNCTION || k == POP_ADD_PARAM || k == POP_ADD_CASE;
+	return k == POP_REPLACE_BODY || k == POP_REPLACE_EXPR || k == POP_ADD_CLAUSE || k == POP_ADD_FUNCTION || k == POP_ADD_PARAM || k == POP_ADD_CASE ||
+	    k == POP_PARAM_TYPE;
 }
 
 /* Lex text; false if it has a lexical error.  The tokens (EOF excluded) in *lx. */

@@ -38,6 +38,17 @@ has_effect(const Effects *e, const char *s)
 	return false;
 }
 
+/* Append s, known not to be in e. */
+static void
+add_effect_new(Effects *e, const char *s)
+{
+	if (e->n == e->cap) {
+		e->cap = e->cap ? 2 * e->cap : 16;
+		e->v = spx_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
+	}
+	e->v[e->n++] = s;
+}
+
 static void
 add_effect(Effects *e, const char *s)
 {
@@ -48,6 +59,22 @@ add_effect(Effects *e, const char *s)
 		e->v = spx_xrealloc(e->v, (size_t)e->cap * sizeof *e->v);
 	}
 	e->v[e->n++] = s;
+}
+
+/* add_effect for a function id: by its symbol's mark in seen[] when the
+ * id names one (constant time), else by the scan. */
+static void
+add_once(Effects *e, Sema *S, unsigned char *seen, const char *id)
+{
+	SymId y = id ? sema_strmap_get(&S->ids, id) : -1;
+	if (y < 0) {
+		add_effect(e, id);
+		return;
+	}
+	if (seen[y])
+		return;
+	seen[y] = 1;
+	add_effect_new(e, id);
 }
 
 static void
@@ -81,6 +108,69 @@ effects_of(Sema *S, const HirModule *H, const char *fid, Effects *e)
 		HirVisitor v = { collect, NULL, NULL, &c };
 		hir_visit(f, &v);
 	}
+}
+
+/* H's functions ordered by stable id (malloc'd): effects_in_index finds a
+ * function's entries by binary search where effects_of scans them all,
+ * which a family of thousands of methods paid once per member (qa40). */
+typedef struct FuncRef {
+	const char *id;
+	const HirFunc *f;
+} FuncRef;
+
+static int
+by_func_id(const void *a, const void *b)
+{
+	return strcmp(((const FuncRef *)a)->id, ((const FuncRef *)b)->id);
+}
+
+static FuncRef *
+func_index(const HirModule *H, int *n)
+{
+	FuncRef *v = spx_xmalloc(sizeof *v * (size_t)(H && H->nfuncs ? H->nfuncs : 1));
+	int k = 0;
+	for (int i = 0; H && i < H->nfuncs; i++)
+		if (H->funcs[i].id) {
+			v[k].id = H->funcs[i].id;
+			v[k++].f = &H->funcs[i];
+		}
+	qsort(v, (size_t)k, sizeof *v, by_func_id);
+	*n = k;
+	return v;
+}
+
+/* The first entry of the index whose id is not below key. */
+static int
+index_lower(const FuncRef *v, int n, const char *key)
+{
+	int lo = 0, hi = n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].id, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* effects_of through the index: the function fid and its lifted closures
+ * (`fid:…`), the same set, so the same effects. */
+static void
+effects_in_index(Sema *S, const FuncRef *v, int nv, const char *fid, Effects *e)
+{
+	e->n = 0;
+	if (!fid)
+		return;
+	Collect c = { S, e };
+	HirVisitor vis = { collect, NULL, NULL, &c };
+	for (int k = index_lower(v, nv, fid); k < nv && strcmp(v[k].id, fid) == 0; k++)
+		hir_visit(v[k].f, &vis);
+	Buf pre = {0};
+	buf_printf(&pre, "%s:", fid);
+	for (int k = index_lower(v, nv, pre.data); k < nv && strncmp(v[k].id, pre.data, pre.len) == 0; k++)
+		hir_visit(v[k].f, &vis);
+	buf_free(&pre);
 }
 
 /* The sorted effects of a not in b, comma-separated: a heap string ("" when
@@ -140,6 +230,51 @@ callers_of(Sema *S, const char *fid)
 	return n;
 }
 
+/* The walk of family_callers: fam[] marks the family's symbols, cur is the
+ * function walked (its own uses are no callers, as in callers_of). */
+typedef struct FamilyUses {
+	const unsigned char *fam;
+	SymId cur;
+	int n;
+} FamilyUses;
+
+static void
+count_family_expr(Planner *P, const Expr *e)
+{
+	FamilyUses *u = P->user;
+	if (e->kind != EXPR_CALL && e->kind != EXPR_NAME && e->kind != EXPR_METHOD && e->kind != EXPR_SUPER)
+		return;
+	SymId y = sema_expr_sym(P->S, e->id);
+	u->n += y >= 0 && y != u->cur && u->fam[y];
+}
+
+/* callers_of summed over the family's functions ids[0..n), in one walk of
+ * the program: callers_of each was a walk of every function per member, so
+ * a family of thousands of overrides cost members × functions (qa40: 8,000
+ * classes, `review` 38 s). */
+static int
+family_callers(Sema *S, const char *const *ids, int n)
+{
+	unsigned char *fam = spx_xcalloc((size_t)S->syms.len + 1, 1);
+	for (int k = 0; k < n; k++) {
+		SymId f = ids[k] ? sema_strmap_get(&S->ids, ids[k]) : -1;
+		if (f >= 0)
+			fam[f] = 1;
+	}
+	FamilyUses u = { fam, -1, 0 };
+	Planner P;
+	patch_planner_init(&P, S);
+	P.on_expr = count_family_expr;
+	P.user = &u;
+	for (SymId i = 0; i < S->syms.len; i++)
+		if (sema_sym(S, i)->fn) {
+			u.cur = i;
+			patch_walk_fn(&P, sema_sym(S, i)->fn);
+		}
+	free(fam);
+	return u.n;
+}
+
 /* add-/remove-parameter: a method's whole override family changes (one
  * change each, the selected one first): the methods named together, and
  * their calls and callers summed. */
@@ -155,16 +290,18 @@ param_family(const SPatch *p, const PatchPlan *pl, Sema *before, int i, const Pa
 		return;
 	Buf b = {0};
 	int j = 0;
-	f->sites = f->callers = 0;
+	const char **ids = spx_xmalloc(sizeof *ids * (size_t)n);
+	f->sites = 0;
 	for (int k = 0; k < pl->changes.len; k++) {
 		const PatchChange *d = &pl->changes.items[k];
 		if (d->op != i || !d->v4kind || !d->function)
 			continue;
 		buf_printf(&b, "%s%s", j == 0 ? "" : j == n - 1 ? "` and `" : "`, `", d->function);
-		j++;
+		ids[j++] = d->function;
 		f->sites += d->sites;
-		f->callers += callers_of(before, d->function);
 	}
+	f->callers = family_callers(before, ids, j);
+	free(ids);
 	(void)c;
 	f->family = b.data;
 }
@@ -214,10 +351,13 @@ param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *afte
 {
 	Effects gained = { NULL, 0, 0 }, lost = { NULL, 0, 0 }, none = { NULL, 0, 0 }, eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
 	Effects fns = { NULL, 0, 0 };   /* the ids compared, in order: the changes', then the calls' holders */
+	/* each once: a function's id marks its symbol (add_effect's scan of
+	 * fns per id was members × members; qa40) */
+	unsigned char *seen = spx_xcalloc((size_t)before->syms.len + 1, 1);
 	for (int k = 0; k < pl->changes.len; k++) {
 		const PatchChange *d = &pl->changes.items[k];
 		if (d->op == i && d->v4kind && d->function)
-			add_effect(&fns, d->function);
+			add_once(&fns, before, seen, d->function);
 	}
 	int nout;
 	const Sym **out = outer_functions(before, &nout);
@@ -236,14 +376,17 @@ param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *afte
 				hi = mid;
 		}
 		const Sym *holder = lo > 0 && x->end <= out[lo - 1]->span.end ? out[lo - 1] : NULL;
-		add_effect(&fns, holder ? holder->id : NULL);
+		add_once(&fns, before, seen, holder ? holder->id : NULL);
 	}
 	free(out);
+	free(seen);
+	int nib, nia;
+	FuncRef *ib = func_index(hb, &nib), *ia = func_index(ha, &nia);
 	Buf in = {0};
 	int changed = 0;
 	for (int k = 0; k < fns.n; k++) {
-		effects_of(before, hb, fns.v[k], &eb);
-		effects_of(after, ha, fns.v[k], &ea);
+		effects_in_index(before, ib, nib, fns.v[k], &eb);
+		effects_in_index(after, ia, nia, fns.v[k], &ea);
 		bool diff = false;
 		for (int j = 0; j < ea.n; j++)
 			if (!has_effect(&eb, ea.v[j])) {
@@ -258,6 +401,8 @@ param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *afte
 		if (diff)
 			buf_printf(&in, "%s`%s`", changed++ ? ", " : "", fns.v[k]);
 	}
+	free(ib);
+	free(ia);
 	f->added_effects = difference(&gained, &none);
 	f->removed_effects = difference(&lost, &none);
 	f->effects_in = fns.n > 1 && changed ? in.data : NULL;

@@ -1058,7 +1058,11 @@ project_manifest_canonical(const ProjectManifest *m, const char *src, size_t len
 				cut--;   /* never split a UTF-8 sequence */
 		}
 		const char *more = cut < yl ? "…" : "";
-		if (xhas && yhas)
+		if (line == 1 && yl >= 3 && memcmp(y, "\xEF\xBB\xBF", 3) == 0)
+			/* shown, the line would read as the one expected: the mark is
+			 * invisible (an editor's UTF-8 "with BOM"; qa40) */
+			buf_puts(&help, "line 1: the manifest starts with an invisible UTF-8 byte-order mark (U+FEFF)");
+		else if (xhas && yhas)
 			buf_printf(&help, "line %d: expected `%.*s`, found `%.*s%s`", line, (int)xl, x, (int)cut, y, more);
 		else if (xhas)
 			buf_printf(&help, "line %d: expected `%.*s`", line, (int)xl, x);
