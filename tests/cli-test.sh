@@ -2426,4 +2426,15 @@ printf 'schema semaprax.semantic-patch.v4\nbase %s\nadd-parameter function f.c0.
 expect 1 "qa40: review of a 10,000-method family within 15 s of CPU (quadratic: minutes)" -- sh -c 'ulimit -t 15 && exec "$1" review "$2" "$3"' _ "$bin" "$tmp/qa40_fam.spx" "$tmp/qa40_fam.spatch"
 has "$tmp/err" "error[SPX-G120]: the patch's impact (10001 functions, depth 1) exceeds the review's bounds" "qa40: the family's review refused at its bound, not stopped"
 
+# ---- session 27: G109 names the service's bound ----
+# the impact report's byte bound over the service is `max_bytes`: G109 told an
+# MCP agent to raise `--max-bytes`, a flag it cannot pass (agent40)
+cp tests/fixtures/patch/rename.spx "$tmp/g109.spx"
+expect 0 "G109: the program checks" -- "$bin" check "$tmp/g109.spx"
+printf '{"jsonrpc":"2.0","id":1,"method":"patch/impact","params":{"patch":"base %s\\nrename math.add to sum\\nrename patch.handle to Token\\n","max_bytes":1024}}\n' \
+    "$(sed -n 's/.*(\(sha256:[0-9a-f]*\)).*/\1/p' "$tmp/out")" > "$tmp/g109.req"
+expect 0 "G109: impact over the service past max_bytes" -- sh -c '"$1" serve "$2" < "$3"' sh "$bin" "$tmp/g109.spx" "$tmp/g109.req"
+has "$tmp/out" 'error[SPX-G109]: the impact report needs 1703 bytes, more than the byte bound 1024' "G109 over the service"
+has "$tmp/out" 'or `\"max_bytes\": 1703` in a service request' "G109's help names the service's parameter"
+
 t_end

@@ -482,8 +482,11 @@ patch_impact(Buf *out, const SPatch *p, const PatchPlan *pl, Sema *S, const char
 		}
 	}
 	if (!ok) {
-		Diag *g = diag_report(d, DIAG_G109, NULL, "the impact report needs %zu bytes, more than --max-bytes %ld", total, q->max_bytes);
-		diag_set_help(g, "raise --max-bytes to at least %zu (operations, changes and their consumers are never truncated)", total);
+		/* the bound's two spellings: the CLI's flag and the service's
+		 * parameter (agent40: an MCP agent was told of a flag it has not) */
+		Diag *g = diag_report(d, DIAG_G109, NULL, "the impact report needs %zu bytes, more than the byte bound %ld", total, q->max_bytes);
+		diag_set_help(g, "raise the bound to at least %zu: `--max-bytes %zu`, or `\"max_bytes\": %zu` in a service request (operations, changes and their consumers are never truncated)",
+		    total, total, total);
 	}
 	buf_free(&head);
 	buf_free(&tail);
