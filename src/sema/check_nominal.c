@@ -239,10 +239,10 @@ sema_near_start(const char *want)
 	return n;
 }
 
-static bool
-near_within(const SemaNear *n, const char *cand, int *d)
+bool
+sema_near_within(const SemaNear *n, const char *cand, int *d)
 {
-	*d = spx_edit_distance(n->want, cand, true);
+	*d = spx_edit_within(n->want, cand, true, 2);
 	return *d <= 2 && (*d < 2 || (n->len >= 5 && strlen(cand) >= 5));
 }
 
@@ -250,7 +250,7 @@ void
 sema_near_try(SemaNear *n, int i, const char *cand)
 {
 	int d;
-	if (!near_within(n, cand, &d))
+	if (!sema_near_within(n, cand, &d))
 		return;
 	if (d < n->best_d) {
 		n->best = i;
@@ -259,13 +259,6 @@ sema_near_try(SemaNear *n, int i, const char *cand)
 	} else if (d == n->best_d) {
 		n->tie = true;
 	}
-}
-
-bool
-sema_near_as_best(const SemaNear *n, const char *cand)
-{
-	int d;
-	return n->best >= 0 && near_within(n, cand, &d) && d == n->best_d;
 }
 
 /* Whether `name` is a shortening of `field` (a non-empty proper prefix). */

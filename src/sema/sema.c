@@ -1349,6 +1349,7 @@ sema_free(Sema *S)
 	sema_strmap_free(&S->type_names);
 	sema_strmap_free(&S->fn_names);
 	sema_strmap_free(&S->ids);
+	sema_strmap_free(&S->words);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *y = sema_sym(S, id);
 		if (y->nom->case_map) {
