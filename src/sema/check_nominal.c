@@ -597,9 +597,12 @@ sema_check_variant_lit(FnCtx *C, const Expr *e)
 		int near = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_near_case(S, sym, cname) : -1;
 		const char *ntype = NULL;
 		bool declared;
-		if (sym < 0 && sema_near_types(S, tname, SEMA_NEAR_VARIANT, &ntype, 1, &declared) == 1) {
+		SymId nsym = sym < 0 && sema_near_types(S, tname, SEMA_NEAR_VARIANT, &ntype, 1, &declared) == 1 ? sema_strmap_get(&S->type_names, ntype) : -1;
+		if (nsym >= 0 && sema_sym(S, nsym)->kind == SK_VARIANT && sema_case_index(S, nsym, cname) >= 0) {
 			/* `Optoin<i64>::Some { … }` (mend40): the one variant near it,
-			 * the type arguments kept */
+			 * the type arguments kept; only one that has the case written
+			 * (rev40: `Shpe::Square` was told `Shape::Square`, which Shape
+			 * does not declare) */
 			Span ts = e->u.variant.type.span;
 			diag_set_help(d, "did you mean `%s::%s`?", ntype, cname);
 			if (ts.end - ts.start == strlen(tname))
