@@ -202,8 +202,9 @@ word_repeated(Sema *S, const char *name)
 	for (const char *c = name; *c; c++)
 		if (!ident_byte(*c))
 			return false;   /* not a word */
-	if (!S->words_counted) {
-		S->words_counted = true;
+	if (!S->words_text) {
+		/* each word and its NUL: at most len + (len + 1) / 2 bytes */
+		char *w = S->words_text = spx_xmalloc(S->len + S->len / 2 + 2);
 		for (size_t i = 0; i < S->len;) {
 			if (!ident_byte(S->src[i])) {
 				i++;
@@ -212,10 +213,15 @@ word_repeated(Sema *S, const char *name)
 			size_t j = i;
 			while (j < S->len && ident_byte(S->src[j]))
 				j++;
-			char *w = arena_strndup(&S->arena, S->src + i, j - i);
+			memcpy(w, S->src + i, j - i);
+			w[j - i] = '\0';
 			int32_t k = sema_strmap_get(&S->words, w);
-			if (k < 2)
-				sema_strmap_set(&S->words, w, k < 0 ? 1 : 2);
+			if (k < 0)
+				sema_strmap_put(&S->words, w, 1);
+			else if (k == 1)
+				sema_strmap_set(&S->words, w, 2);
+			if (k < 0)
+				w += j - i + 1;   /* a new key stays; a repeat's bytes are reused */
 			i = j;
 		}
 	}
