@@ -948,6 +948,20 @@ if ! t_asan; then
 	expect 1 "check of a 20,000-view alias chain: refused in 4 s and 200 MB" -- sh -c 'ulimit -t 4 && ulimit -v 200000 && exec "$1" check "$2"' _ "$bin" "$tmp/viewchain-cap.spx"
 	has "$tmp/err" "error[SPX-T265]: the views in \`f\` borrow through more than 262144 view/owner links" "the view-link cap is T265 at the function"
 fi
+# T001's did-you-mean searches every declared type for each unknown name: 3,000
+# misspelt names (each two edits from one of 3,000 records, all of one length, so
+# no length test rules a record out) took 5 s of CPU after mend40's two-edit rule
+# (two edit distances per pair, a scan of the source per near name); a letters
+# test per pair, one bounded distance and the source's words counted once: 0.3 s
+# (rev40).  Skipped under AddressSanitizer.
+awk 'BEGIN { printf "module cli.neartypes;\n\n"
+	for (i = 0; i < 3000; i++) printf "@id(\"cli.r%d\")\nrecord Rec%05dx { a: i64, }\n", i, i
+	for (i = 0; i < 3000; i++) printf "@id(\"cli.f%d\")\nfn f%d(p: Rxc%05dy) -> i64 { 0 }\n", i, i, i
+	printf "@id(\"app.main\")\nfn main() -> i64 { 0 }\n" }' > "$tmp/neartypes.spx"
+if ! t_asan; then
+	expect 1 "check of 3,000 misspelt types against 3,000 records in 2 s of CPU" -- sh -c 'ulimit -t 2 && exec "$1" check --json "$2"' _ "$bin" "$tmp/neartypes.spx"
+	has "$tmp/out" "did you mean \`Rec00999x\`?" "the 1,000th misspelt type's did-you-mean (the last shown)"
+fi
 expect 2 "run --max-steps 0" -- "$bin" run --max-steps 0 "$tmp/pure.spx"
 expect 2 "run --max-steps leading zero" -- "$bin" run --max-steps 01 "$tmp/pure.spx"
 

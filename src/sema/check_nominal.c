@@ -239,10 +239,10 @@ sema_near_start(const char *want)
 	return n;
 }
 
-static bool
-near_within(const SemaNear *n, const char *cand, int *d)
+bool
+sema_near_within(const SemaNear *n, const char *cand, int *d)
 {
-	*d = spx_edit_distance(n->want, cand, true);
+	*d = spx_edit_within(n->want, cand, true, 2);
 	return *d <= 2 && (*d < 2 || (n->len >= 5 && strlen(cand) >= 5));
 }
 
@@ -250,7 +250,7 @@ void
 sema_near_try(SemaNear *n, int i, const char *cand)
 {
 	int d;
-	if (!near_within(n, cand, &d))
+	if (!sema_near_within(n, cand, &d))
 		return;
 	if (d < n->best_d) {
 		n->best = i;
@@ -259,13 +259,6 @@ sema_near_try(SemaNear *n, int i, const char *cand)
 	} else if (d == n->best_d) {
 		n->tie = true;
 	}
-}
-
-bool
-sema_near_as_best(const SemaNear *n, const char *cand)
-{
-	int d;
-	return n->best >= 0 && near_within(n, cand, &d) && d == n->best_d;
 }
 
 /* Whether `name` is a shortening of `field` (a non-empty proper prefix). */
@@ -604,9 +597,12 @@ sema_check_variant_lit(FnCtx *C, const Expr *e)
 		int near = sym >= 0 && sema_sym(S, sym)->kind == SK_VARIANT ? sema_near_case(S, sym, cname) : -1;
 		const char *ntype = NULL;
 		bool declared;
-		if (sym < 0 && sema_near_types(S, tname, SEMA_NEAR_VARIANT, &ntype, 1, &declared) == 1) {
+		SymId nsym = sym < 0 && sema_near_types(S, tname, SEMA_NEAR_VARIANT, &ntype, 1, &declared) == 1 ? sema_strmap_get(&S->type_names, ntype) : -1;
+		if (nsym >= 0 && sema_sym(S, nsym)->kind == SK_VARIANT && sema_case_index(S, nsym, cname) >= 0) {
 			/* `Optoin<i64>::Some { … }` (mend40): the one variant near it,
-			 * the type arguments kept */
+			 * the type arguments kept; only one that has the case written
+			 * (rev40: `Shpe::Square` was told `Shape::Square`, which Shape
+			 * does not declare) */
 			Span ts = e->u.variant.type.span;
 			diag_set_help(d, "did you mean `%s::%s`?", ntype, cname);
 			if (ts.end - ts.start == strlen(tname))

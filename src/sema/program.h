@@ -156,6 +156,8 @@ struct Sema {
 	StrMap type_names;     /* record/variant/class/resource/interface name → SymId */
 	StrMap fn_names;       /* module function name → SymId */
 	StrMap ids;            /* stable id → SymId (S102) */
+	StrMap words;          /* each word of the source → its count, at most 2 (decls_type.c word_repeated; built on first use) */
+	char *words_text;      /* its keys (NULL: not counted; a recheck of new source drops both) */
 	void *own_spare;       /* own.c's per-function vectors and maps, reused (sema_own_spare_free) */
 	struct SigMemo *sig_memo;  /* builtins.c's instantiated signatures (arena; sema_builtin_signature) */
 	void *fn_spare;        /* check_function's binding vectors and index, reused (sema.c) */

@@ -1349,6 +1349,8 @@ sema_free(Sema *S)
 	sema_strmap_free(&S->type_names);
 	sema_strmap_free(&S->fn_names);
 	sema_strmap_free(&S->ids);
+	sema_strmap_free(&S->words);
+	free(S->words_text);
 	for (SymId id = 0; id < S->syms.len; id++) {
 		Sym *y = sema_sym(S, id);
 		if (y->nom->case_map) {
@@ -1415,6 +1417,9 @@ sema_recheck_select(Sema *S, const char *src, size_t len, uint32_t nexprs, uint3
 	const Module *m = S->m;
 	S->src = src;
 	S->len = len;
+	sema_strmap_clear(&S->words);   /* counted over the old source */
+	free(S->words_text);
+	S->words_text = NULL;
 	if (m->nexprs > nexprs) {
 		if (S->expr_type16 && m->nexprs > S->expr_type_len)
 			S->expr_type16 = grow_table(S->expr_type16, sizeof(uint16_t), S->expr_type_len, m->nexprs);

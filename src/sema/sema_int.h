@@ -204,8 +204,8 @@ typedef struct SemaNear {
 } SemaNear;
 SemaNear sema_near_start(const char *want);
 void sema_near_try(SemaNear *n, int i, const char *cand);
-/* After the offers: whether cand is as near as the best (one of a tie). */
-bool sema_near_as_best(const SemaNear *n, const char *cand);
+/* Whether cand is within the rule of n's name, *d its distance if so. */
+bool sema_near_within(const SemaNear *n, const char *cand, int *d);
 /* The type names nearest a misspelt one by that rule, of the kinds asked:
  * the built-in ones (Option and Result count as variants), then the
  * declared ones in declaration order.  Returns how many are as near (0:

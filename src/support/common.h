@@ -92,6 +92,9 @@ void spx_big_release(void *p, size_t from, size_t to, bool mapped);
 #define SPX_EDIT_MAX 64
 #define SPX_EDIT_FAR 99
 int spx_edit_distance(const char *a, const char *b, bool transpose);
+/* spx_edit_distance when it is at most max, else max + 1, without the
+ * cells that cannot be (did-you-mean searches over every declaration). */
+int spx_edit_within(const char *a, const char *b, bool transpose, int max);
 
 /*
  * "Did you mean" over candidates offered one by one: spx_near_best is the

@@ -220,6 +220,48 @@ spx_edit_distance(const char *a, const char *b, bool transpose)
 	return d[n][m];
 }
 
+int
+spx_edit_within(const char *a, const char *b, bool transpose, int max)
+{
+	size_t n = strlen(a), m = strlen(b);
+	if (n > SPX_EDIT_MAX || m > SPX_EDIT_MAX)
+		return max + 1;
+	if ((n > m ? n - m : m - n) > (size_t)max)
+		return max + 1;
+	/* only the cells within max of the diagonal: a path of cost <= max
+	 * never leaves that band; the cells beside it read as max + 1 */
+	int far = max + 1;
+	int d[SPX_EDIT_MAX + 1][SPX_EDIT_MAX + 1];
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= n; i++) {
+		size_t lo = i > (size_t)max ? i - (size_t)max : 1, hi = i + (size_t)max < m ? i + (size_t)max : m;
+		d[i][0] = (int)i;
+		if (lo > 1)
+			d[i][lo - 1] = far;
+		int low = far;
+		for (size_t j = lo; j <= hi; j++) {
+			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (j <= i - 1 + (size_t)max && d[i - 1][j] + 1 < v)
+				v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (transpose && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+			if (v < low)
+				low = v;
+		}
+		if (d[i][0] < low)
+			low = d[i][0];
+		/* every path on passes through this row (a transposition from the
+		 * row before it costs no less than the cell it skips) */
+		if (low > max)
+			return far;
+	}
+	return d[n][m] <= max ? d[n][m] : far;
+}
+
 uint32_t
 spx_line_start(const char *src, uint32_t off)
 {

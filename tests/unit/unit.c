@@ -924,6 +924,14 @@ main(void)
 	longname[sizeof longname - 1] = '\0';
 	check(spx_edit_distance(longname, "a", false) == SPX_EDIT_FAR && spx_edit_distance(longname + 1, "a", false) == SPX_EDIT_MAX - 1,
 	    "edit distance: more than SPX_EDIT_MAX bytes is far");
+	/* the banded form agrees wherever the distance is within its bound
+	 * (rev40; 16 M random pairs at bounds 0..3 agreed) */
+	check(spx_edit_within("kitten", "sitting", false, 3) == 3 && spx_edit_within("kitten", "sitting", false, 2) == 3 &&
+	    spx_edit_within("chekc", "check", true, 2) == 1 && spx_edit_within("chekc", "check", false, 1) == 2 &&
+	    spx_edit_within("Rec00999x", "Rxc00999y", true, 2) == 2 && spx_edit_within("Rec00998x", "Rxc00999y", true, 2) == 3 &&
+	    spx_edit_within("ab", "abcd", true, 2) == 2 && spx_edit_within("ab", "abcde", true, 2) == 3 &&
+	    spx_edit_within("", "", true, 0) == 0 && spx_edit_within(longname, "a", false, 2) == 3,
+	    "edit distance within a bound: the distance, or bound + 1");
 
 	Buf b = {0};
 	json_str(&b, "a\"b\\c\n\x01", 7);
