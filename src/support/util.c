@@ -200,24 +200,9 @@ spx_edit_distance(const char *a, const char *b, bool transpose)
 	size_t n = strlen(a), m = strlen(b);
 	if (n > SPX_EDIT_MAX || m > SPX_EDIT_MAX)
 		return SPX_EDIT_FAR;
-	int d[SPX_EDIT_MAX + 1][SPX_EDIT_MAX + 1];
-	for (size_t i = 0; i <= n; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= n; i++) {
-		for (size_t j = 1; j <= m; j++) {
-			int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < v)
-				v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (transpose && i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	}
-	return d[n][m];
+	/* no distance passes the longer length: a band that wide is the
+	 * whole table, and nothing is cut */
+	return spx_edit_within(a, b, transpose, (int)(n > m ? n : m));
 }
 
 int
