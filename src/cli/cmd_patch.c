@@ -309,6 +309,34 @@ cli_patch_unified_diff(Buf *b, const char *path, const char *old, size_t old_len
 
 /* ---- the candidate: plan, apply, verify, compare ---- */
 
+/* The refusal is the errors: a warning the base already had (same code
+ * and message) is not repeated (agent40: a file with its S112s answered
+ * every refused rename with all of them before its errors).  Both sinks
+ * hold at most their limit of items (1,000), so the pairs are bounded. */
+int
+cli_patch_drop_known_warnings(DiagSink *cand, const DiagSink *base)
+{
+	int dropped = 0;
+	for (int i = cand->items.len - 1; i >= 0; i--) {
+		const Diag *w = &cand->items.items[i];
+		bool old = false;
+		for (int j = 0; j < base->items.len && !old && diag_info[w->code].sev == SEV_WARNING; j++)
+			old = base->items.items[j].code == w->code && strcmp(base->items.items[j].message, w->message) == 0;
+		if (old) {
+			diag_remove(cand, i);
+			dropped++;
+		}
+	}
+	return dropped;
+}
+
+void
+cli_patch_dropped_line(int dropped, const char *whose)
+{
+	if (dropped && !cli_diag_json)
+		fprintf(stderr, "(%d warning%s %s not repeated)\n", dropped, dropped == 1 ? "" : "s", whose);
+}
+
 bool
 cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSink *pd, PatchPlan *plan, Session *C, char **cand, size_t *clen)
 {
@@ -316,28 +344,14 @@ cli_patch_make_candidate(Session *L, const char *path, const SPatch *sp, DiagSin
 		return false;
 	*cand = patch_apply(L->src, L->len, plan, clen);
 	if (!cli_patch_verify_copy(C, path, *cand, *clen)) {
-		/* the refusal is the errors: a warning the file already had (same
-		 * code and message) is not repeated (agent40: a file with its S112s
-		 * answered every refused rename with all of them before its errors) */
-		int dropped = 0;
-		for (int i = C->diags.items.len - 1; i >= 0; i--) {
-			const Diag *w = &C->diags.items.items[i];
-			bool old = false;
-			for (int j = 0; j < L->diags.items.len && !old && diag_info[w->code].sev == SEV_WARNING; j++)
-				old = L->diags.items.items[j].code == w->code && strcmp(L->diags.items.items[j].message, w->message) == 0;
-			if (old) {
-				diag_remove(&C->diags, i);
-				dropped++;
-			}
-		}
+		int dropped = cli_patch_drop_known_warnings(&C->diags, &L->diags);
 		if (!cli_diag_json) {
 			fputs("semantic patch result does not verify; ", stderr);
 			cli_put_visible(stderr, path);
 			fputs(" is unchanged:\n", stderr);
 		}
 		cli_emit_diags(&C->diags);
-		if (dropped && !cli_diag_json)
-			fprintf(stderr, "(%d warning%s the file already has not repeated)\n", dropped, dropped == 1 ? "" : "s");
+		cli_patch_dropped_line(dropped, "the file already has");
 		return false;
 	}
 	return cli_patch_accept(sp, plan, L, C, pd);

@@ -270,15 +270,23 @@ candidate_project(Program *C, DiagSink *cd, const Project *pj, const TxOp *ops, 
 	return verified;
 }
 
-/* head (may be NULL), then the candidate's diagnostics, to stderr. */
+/* head (may be NULL), then the candidate's diagnostics, to stderr: its
+ * errors and the warnings it adds, not a warning its module had in base
+ * (the project as it is), which one line counts. */
 static void
-emit_candidate(const Program *C, const DiagSink *cd, const char *head)
+emit_candidate(Program *C, const DiagSink *cd, const Program *base, const char *head)
 {
 	if (head && !cli_diag_json)
 		fputs(head, stderr);
 	cli_emit_diags(cd);
-	for (int m = 0; m < C->nmods; m++)
+	int dropped = 0;
+	for (int m = 0; m < C->nmods; m++) {
+		ModuleId b = driver_program_find(base, C->mods[m]->name);
+		if (b != DRIVER_NO_MODULE)
+			dropped += cli_patch_drop_known_warnings(&C->mods[m]->s.diags, &base->mods[b]->s.diags);
 		cli_emit_diags(&C->mods[m]->s.diags);
+	}
+	cli_patch_dropped_line(dropped, "the project already has");
 }
 
 enum { TX_REVIEW, TX_APPLY, TX_DRY };
@@ -463,7 +471,7 @@ project_tx(const char *manifest, const char *tx_path, int mode, bool evidence)
 	if (!ok)
 		goto out;
 	if (!candidate_project(&C, &cd, &pj, ops, nops)) {
-		emit_candidate(&C, &cd, "semantic transaction result does not verify; the project is unchanged:\n");
+		emit_candidate(&C, &cd, &pj.P, "semantic transaction result does not verify; the project is unchanged:\n");
 		goto out;
 	}
 	if (mode != TX_REVIEW) {
@@ -621,9 +629,9 @@ cli_patch_project_verify(ProjectPatch *pp, const char *src, size_t len)
 }
 
 void
-cli_patch_project_emit(const ProjectPatch *pp, const char *head)
+cli_patch_project_emit(ProjectPatch *pp, const char *head)
 {
-	emit_candidate(&pp->C, &pp->cdiags, head);
+	emit_candidate(&pp->C, &pp->cdiags, &pp->pj.P, head);
 }
 
 /* After a module patch's candidate project failed: when errors lie in other

@@ -27,6 +27,11 @@ bool cli_patch_review_report(Buf *out, Session *L, Session *C, const SPatch *sp,
 /* Verifies src[0..len) as the file at path would be alone: parse, check,
  * revision, lower and validate.  The session owns its diagnostics. */
 bool cli_patch_verify_copy(Session *c, const char *path, const char *src, size_t len);
+/* Removes from cand each warning base holds too (same code and message);
+ * the count removed.  cli_patch_dropped_line prints "(N warnings WHOSE not
+ * repeated)" after a human refusal (nothing for none or --json). */
+int cli_patch_drop_known_warnings(DiagSink *cand, const DiagSink *base);
+void cli_patch_dropped_line(int dropped, const char *whose);
 /* Resolves sp against the verified session L, applies the edits to a copy
  * (*cand), verifies it alone in C and accepts it (cli_patch_accept).
  * Patch diagnostics go to pd; a copy that does not verify prints its own
@@ -73,7 +78,7 @@ bool cli_patch_project_open(ProjectPatch *pp, const char *manifest, const char *
  * when it verifies; the diagnostics stay in C (cli_patch_project_emit). */
 bool cli_patch_project_verify(ProjectPatch *pp, const char *src, size_t len);
 /* head (to stderr, may be NULL), then the candidate project's diagnostics. */
-void cli_patch_project_emit(const ProjectPatch *pp, const char *head);
+void cli_patch_project_emit(ProjectPatch *pp, const char *head);
 /* After cli_patch_project_open: plans sp against path's module (plan,
  * *cand of *clen bytes), verifies the candidate project and accepts it
  * (cli_patch_accept).  False after diagnostics (pd: the patch's; others
