@@ -92,27 +92,9 @@ collect(void *ctx, const HirExpr *x)
 	}
 }
 
-/* The effects the function with stable id fid performs in H. */
-static void
-effects_of(Sema *S, const HirModule *H, const char *fid, Effects *e)
-{
-	e->n = 0;
-	if (!H || !fid)
-		return;
-	size_t n = strlen(fid);
-	for (int i = 0; i < H->nfuncs; i++) {
-		const HirFunc *f = &H->funcs[i];
-		if (!f->id || strncmp(f->id, fid, n) != 0 || (f->id[n] != '\0' && f->id[n] != ':'))
-			continue;
-		Collect c = { S, e };
-		HirVisitor v = { collect, NULL, NULL, &c };
-		hir_visit(f, &v);
-	}
-}
-
 /* H's functions ordered by stable id (malloc'd): effects_in_index finds a
- * function's entries by binary search where effects_of scans them all,
- * which a family of thousands of methods paid once per member (qa40). */
+ * function's entries by binary search (a scan of them all per function was
+ * paid once per member of a family of thousands of methods; qa40). */
 typedef struct FuncRef {
 	const char *id;
 	const HirFunc *f;
@@ -154,8 +136,8 @@ index_lower(const FuncRef *v, int n, const char *key)
 	return lo;
 }
 
-/* effects_of through the index: the function fid and its lifted closures
- * (`fid:…`), the same set, so the same effects. */
+/* The effects the function with stable id fid performs: its own and its
+ * lifted closures' (`fid:…`), found through the index v[0..nv). */
 static void
 effects_in_index(Sema *S, const FuncRef *v, int nv, const char *fid, Effects *e)
 {
@@ -347,7 +329,7 @@ outer_functions(Sema *S, int *n)
  * loses, sorted, and (more than one function) the ones whose effects
  * changed. */
 static void
-param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha, int i, ReviewFact *f)
+param_effects(const PatchPlan *pl, Sema *before, const FuncRef *ib, int nib, Sema *after, const FuncRef *ia, int nia, int i, ReviewFact *f)
 {
 	Effects gained = { NULL, 0, 0 }, lost = { NULL, 0, 0 }, none = { NULL, 0, 0 }, eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
 	Effects fns = { NULL, 0, 0 };   /* the ids compared, in order: the changes', then the calls' holders */
@@ -380,8 +362,6 @@ param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *afte
 	}
 	free(out);
 	free(seen);
-	int nib, nia;
-	FuncRef *ib = func_index(hb, &nib), *ia = func_index(ha, &nia);
 	Buf in = {0};
 	int changed = 0;
 	for (int k = 0; k < fns.n; k++) {
@@ -401,8 +381,6 @@ param_effects(const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *afte
 		if (diff)
 			buf_printf(&in, "%s`%s`", changed++ ? ", " : "", fns.v[k]);
 	}
-	free(ib);
-	free(ia);
 	f->added_effects = difference(&gained, &none);
 	f->removed_effects = difference(&lost, &none);
 	f->effects_in = fns.n > 1 && changed ? in.data : NULL;
@@ -419,6 +397,8 @@ void
 patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const HirModule *hb, Sema *after, const HirModule *ha,
     ReviewFact *facts)
 {
+	int nib, nia;
+	FuncRef *ib = func_index(hb, &nib), *ia = func_index(ha, &nia);
 	for (int i = 0; i < p->nops; i++) {
 		ReviewFact *f = &facts[i];
 		memset(f, 0, sizeof *f);
@@ -435,10 +415,10 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		Effects eb = { NULL, 0, 0 }, ea = { NULL, 0, 0 };
 		bool added = strcmp(c->v4kind, "function_added") == 0, deleted = strcmp(c->v4kind, "function_deleted") == 0;
 		if (p->ops[i].kind == POP_ADD_PARAM || p->ops[i].kind == POP_REMOVE_PARAM) {
-			param_effects(pl, before, hb, after, ha, i, f);
+			param_effects(pl, before, ib, nib, after, ia, nia, i, f);
 		} else {
-			effects_of(before, hb, added ? NULL : fid, &eb);
-			effects_of(after, ha, deleted ? NULL : fid, &ea);
+			effects_in_index(before, ib, nib, added ? NULL : fid, &eb);
+			effects_in_index(after, ia, nia, deleted ? NULL : fid, &ea);
 			f->added_effects = difference(&ea, &eb);
 			f->removed_effects = difference(&eb, &ea);
 		}
@@ -452,6 +432,8 @@ patch_review_facts(const SPatch *p, const PatchPlan *pl, Sema *before, const Hir
 		if (p->ops[i].kind == POP_ADD_PARAM || p->ops[i].kind == POP_REMOVE_PARAM)
 			param_family(p, pl, before, i, c, f);
 	}
+	free(ib);
+	free(ia);
 }
 
 void
